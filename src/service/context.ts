@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import type { ProviderApiBase } from './git/provider-api';
+import type { ProviderTokenService } from './git/provider-tokens';
+import type { CustomSecretService } from './secrets/custom-secrets';
+import type { SecretStore } from './secrets/secret-store';
+import type { SessionKey } from './secrets/session-key';
+import type { SettingsService } from './settings/settings-service';
+import type { DockerStatus } from './sandbox/docker/docker-status';
+import type { Db } from './storage/database';
+
+/** Everything routes and domain services need, built once by createService. */
+export interface ServiceContext {
+  version: string;
+  dataDir: string;
+  startedAt: Date;
+  logger: Logger;
+  db: Db;
+  secrets: SecretStore;
+  sessionKey: SessionKey;
+  settings: SettingsService;
+  providerTokens: ProviderTokenService;
+  customSecrets: CustomSecretService;
+  providerApiBase: ProviderApiBase;
+  docker: DockerStatus;
+  /** The port the service listens on (known once listening). */
+  port(): number;
+}

@@ -1,0 +1,15 @@
+/** An error with a documented status and body; the error middleware sends it as is. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body === 'object' && body && 'detail' in body ? String(body.detail) : `HTTP ${status}`);
+  }
+}
+
+/** `{"detail": text}` with the given status. */
+export function httpError(status: number, detail: string, headers?: Record<string, string>): HttpError {
+  return new HttpError(status, { detail }, headers);
+}

@@ -1,0 +1,116 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { match } from 'path-to-regexp';
+import type { z } from 'zod';
+import { httpError } from './errors';
+import { bodyMissing, jsonInvalid, validate, ValidationFailed } from './validation';
+
+export const MAX_JSON_BODY = 10 * 1024 * 1024;
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+export interface HandlerInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * One API route: its schemas (which validate requests and generate the OpenAPI document) and its handler.
+ * The handler returns the JSON body of a success, or `undefined` when it wrote the response itself.
+ */
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  method: Method;
+  /** Express-style path, e.g. `/api/secrets/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  body?: z.ZodType<B, unknown>;
+  /** Whether an absent body is a 422 `missing` (default: required when `body` is set). */
+  bodyOptional?: boolean;
+  query?: z.ZodType<Q, unknown>;
+  params?: z.ZodType<P, unknown>;
+  /** Status of a success (default 200). */
+  status?: number;
+  responses: Record<number, RouteResponse>;
+  /** Open routes need no session key. */
+  open?: boolean;
+  handler: (input: HandlerInput<B, Q, P>) => unknown;
+}
+
+/** Keeps the types of a spec's schemas flowing into its handler. */
+export function defineRoute<B, Q, P>(spec: RouteSpec<B, Q, P>): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+const rawBody = express.raw({ type: () => true, limit: MAX_JSON_BODY });
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+function jsonErrorOffset(message: string, text: string): number {
+  const position = /position (\d+)/.exec(message);
+  return position ? Number(position[1]) : text.length;
+}
+
+/** Reads a JSON body: absent when empty, 415 for other content types, 422 `json_invalid` for bad JSON. */
+function parseJsonBody(req: Request): unknown {
+  const buffer = req.body as unknown;
+  if (!Buffer.isBuffer(buffer) || buffer.length === 0) return undefined;
+  if (!isJsonContentType(req.headers['content-type'])) {
+    throw httpError(415, 'Unsupported Media Type: the body must be application/json');
+  }
+  const text = buffer.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ValidationFailed([jsonInvalid(jsonErrorOffset(message, text), message)]);
+  }
+}
+
+function readBody(spec: RouteSpec, req: Request): unknown {
+  const body = parseJsonBody(req);
+  if (!spec.body) return undefined;
+  if (body === undefined) {
+    if (spec.bodyOptional) return undefined;
+    throw new ValidationFailed([bodyMissing()]);
+  }
+  return validate(spec.body, body, 'body');
+}
+
+/** Mounts the routes on `router`, each validating its input before its handler runs. */
+export function mountRoutes(router: Router, specs: RouteSpec[]): void {
+  for (const spec of specs) {
+    const handlers = [
+      ...(spec.body || spec.method !== 'get' ? [rawBody] : []),
+      async (req: Request, res: Response) => {
+        const body = readBody(spec, req);
+        const query = spec.query ? validate(spec.query, req.query, 'query') : undefined;
+        const params = spec.params ? validate(spec.params, req.params, 'path') : undefined;
+        const result = await spec.handler({ body, query, params, req, res });
+        if (result !== undefined && !res.headersSent) res.status(spec.status ?? 200).json(result);
+      },
+    ];
+    router[spec.method](spec.path, ...handlers);
+  }
+}
+
+/** 405 for a known path with another method, else 404. */
+export function unmatchedRoute(specs: RouteSpec[]) {
+  const matchers = specs.map((spec) => match(spec.path, { decode: decodeURIComponent }));
+  return (req: Request, _res: Response) => {
+    const known = matchers.some((matches) => matches(req.path));
+    throw known ? httpError(405, 'Method Not Allowed') : httpError(404, 'Not Found');
+  };
+}

@@ -1,0 +1,148 @@
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { ServiceContext } from './context';
+import { createApp } from './http/app';
+import type { RouteSpec } from './http/routes';
+import { type ProviderApiBase, publicApiBase } from './git/provider-api';
+import { ProviderTokenService } from './git/provider-tokens';
+import { DEFAULT_PORT, listenOnLoopback } from './listen';
+import { createLogger } from './logger';
+import { serverRoutes } from './routes/server';
+import { optionsRoutes } from './routes/v0/options';
+import { secretsRoutes } from './routes/v0/secrets';
+import { settingsRoutes } from './routes/v0/settings';
+import { DockerPing, type DockerStatus } from './sandbox/docker/docker-status';
+import { CustomSecretService } from './secrets/custom-secrets';
+import { FileSecretStore } from './secrets/file-store';
+import { KeychainSecretStore } from './secrets/keychain-store';
+import type { SecretStore } from './secrets/secret-store';
+import { SessionKey } from './secrets/session-key';
+import { SettingsService } from './settings/settings-service';
+import { openDatabase } from './storage/database';
+
+export const VERSION = '1.0.0';
+export const DISCOVERY_FILE = 'server.json';
+
+export interface ServiceConfig {
+  dataDir: string;
+  /** Preferred port (default 3000; 0 = any free port). */
+  port?: number;
+  /** Fail instead of falling back when the port is taken (`--port`). */
+  strictPort?: boolean;
+  logger?: Logger;
+  /** Default: the OS keychain, or the 0600 file when DOCKHAND_SECRETS=file. */
+  secretStore?: SecretStore;
+  /** Fixed session key (DOCKHAND_SESSION_API_KEY); not persisted. */
+  sessionApiKey?: string;
+  /** Requests per second per key (burst twice that). */
+  rateLimitPerSecond?: number;
+  /** Built renderer to serve at `/`. */
+  rendererDir?: string;
+  providerApiBase?: ProviderApiBase;
+  docker?: DockerStatus;
+}
+
+export interface DockhandService {
+  readonly url: string;
+  readonly port: number;
+  readonly context: ServiceContext;
+  /** Stops accepting requests, closes connections and storage, removes the discovery file. */
+  close(): Promise<void>;
+}
+
+async function openSecretStore(dataDir: string, logger: Logger): Promise<SecretStore> {
+  if (process.env.DOCKHAND_SECRETS === 'file') return new FileSecretStore(dataDir, logger);
+  return KeychainSecretStore.open(logger);
+}
+
+function writeDiscoveryFile(dataDir: string, url: string, port: number): string {
+  const file = path.join(dataDir, DISCOVERY_FILE);
+  writeFileSync(file, JSON.stringify({ url, port, pid: process.pid, started_at: new Date().toISOString() }), {
+    mode: 0o600,
+  });
+  chmodSync(file, 0o600);
+  return file;
+}
+
+/** The composition root: builds every dependency, the routes and the HTTP server, then listens. */
+export async function createService(config: ServiceConfig): Promise<DockhandService> {
+  const dataDir = path.resolve(config.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const logger = config.logger ?? createLogger(dataDir);
+  const db = openDatabase(dataDir);
+  const secrets = config.secretStore ?? (await openSecretStore(dataDir, logger));
+  const sessionKey = await SessionKey.load({
+    store: secrets,
+    dataDir,
+    override: config.sessionApiKey ?? process.env.DOCKHAND_SESSION_API_KEY,
+    logger,
+  });
+  const providerApiBase = config.providerApiBase ?? publicApiBase;
+  const providerTokens = new ProviderTokenService(db, secrets, providerApiBase);
+  let port = 0;
+  const context: ServiceContext = {
+    version: VERSION,
+    dataDir,
+    startedAt: new Date(),
+    logger,
+    db,
+    secrets,
+    sessionKey,
+    settings: new SettingsService(db, secrets, providerTokens),
+    providerTokens,
+    customSecrets: new CustomSecretService(db, secrets),
+    providerApiBase,
+    docker: config.docker ?? new DockerPing(),
+    port: () => port,
+  };
+
+  const routes: RouteSpec[] = [];
+  routes.push(
+    ...serverRoutes(context, () => routes),
+    ...settingsRoutes(context),
+    ...secretsRoutes(context),
+    ...optionsRoutes(context),
+  );
+  const rateLimitPerSecond = config.rateLimitPerSecond ?? Number(process.env.DOCKHAND_RATE_LIMIT ?? 1000);
+  const app = createApp({
+    routes,
+    keys: sessionKey,
+    port: () => port,
+    rateLimitPerSecond,
+    logger,
+    ...(config.rendererDir ? { rendererDir: config.rendererDir } : {}),
+  });
+  const listening = await listenOnLoopback(app, {
+    port: config.port ?? DEFAULT_PORT,
+    strict: config.strictPort ?? false,
+  });
+  port = listening.port;
+  const url = `http://127.0.0.1:${port}`;
+  const discoveryFile = writeDiscoveryFile(dataDir, url, port);
+  if (secrets.status.state !== 'ok') {
+    logger.warn({ keychain: secrets.status }, `Secrets cannot be stored: ${secrets.status.message}. Fix: ${secrets.status.fix}`);
+  }
+  logger.info({ url, dataDir }, 'Dockhand service listening');
+
+  return {
+    url,
+    port,
+    context,
+    close: () => closeService(listening.server, () => {
+      rmSync(discoveryFile, { force: true });
+      db.close();
+    }),
+  };
+}
+
+function closeService(server: Server, cleanup: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => {
+      cleanup();
+      resolve();
+    });
+    server.closeAllConnections();
+  });
+}

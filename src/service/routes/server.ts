@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { AliveBody, RotatedKey, ServerInfo } from '../../shared/api/server';
+import type { ServiceContext } from '../context';
+import { buildOpenApi } from '../http/openapi';
+import { defineRoute, type RouteSpec } from '../http/routes';
+
+/** Health, server information, the OpenAPI document and key rotation. */
+export function serverRoutes(ctx: ServiceContext, allRoutes: () => RouteSpec[]): RouteSpec[] {
+  let openApi: unknown = null;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/alive',
+      tag: 'server',
+      summary: 'Liveness probe',
+      open: true,
+      responses: { 200: { description: 'Alive', schema: AliveBody } },
+      handler: () => ({ status: 'ok' as const }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/health',
+      tag: 'server',
+      summary: 'Health probe',
+      open: true,
+      responses: { 200: { description: 'Healthy', schema: z.literal('OK') } },
+      handler: () => 'OK',
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/openapi.json',
+      tag: 'server',
+      summary: 'This document',
+      open: true,
+      responses: { 200: { description: 'OpenAPI 3.1 document' } },
+      handler: () => (openApi ??= buildOpenApi(allRoutes(), ctx.version)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/server_info',
+      tag: 'server',
+      summary: 'Version, uptime, Docker and keychain diagnostics',
+      responses: { 200: { description: 'Server information', schema: ServerInfo } },
+      handler: async () => ({
+        uptime: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
+        version: ctx.version,
+        docker: await ctx.docker.check(),
+        secret_storage: ctx.sessionKey.storage,
+        keychain: ctx.secrets.status,
+        running_conversations: 0,
+        live_sandboxes: 0,
+        data_dir: ctx.dataDir,
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/session-api-key/rotate',
+      tag: 'server',
+      summary: 'Replace the session API key; the old one stops working at once',
+      responses: { 200: { description: 'The new key', schema: RotatedKey } },
+      handler: async () => ({ session_api_key: await ctx.sessionKey.rotate() }),
+    }),
+  ];
+}

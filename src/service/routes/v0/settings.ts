@@ -1,0 +1,51 @@
+import { DetailBody, MessageBody, ValidationErrorBody } from '../../../shared/api/errors';
+import { Settings, SettingsUpdate } from '../../../shared/api/settings';
+import type { ServiceContext } from '../../context';
+import { httpError } from '../../http/errors';
+import { defineRoute, type RouteSpec } from '../../http/routes';
+
+export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/settings',
+      tag: 'settings',
+      summary: "Load the user's settings",
+      responses: {
+        200: { description: 'Settings, secrets replaced by *_set flags', schema: Settings },
+        404: { description: 'Settings were never saved', schema: DetailBody },
+      },
+      handler: async () => {
+        const settings = await ctx.settings.view();
+        if (!settings) throw httpError(404, 'Settings not found');
+        return settings;
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/settings',
+      tag: 'settings',
+      summary: 'Store settings (whole-object replace; secrets kept when omitted)',
+      body: SettingsUpdate,
+      responses: {
+        200: { description: 'Stored', schema: MessageBody },
+        422: { description: 'Invalid settings', schema: ValidationErrorBody },
+        503: { description: 'The secret store is unavailable', schema: DetailBody },
+      },
+      handler: async ({ body }) => {
+        await ctx.settings.save(body);
+        return { message: 'Settings stored' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/reset-settings',
+      tag: 'settings',
+      summary: 'Removed: answers 410',
+      responses: { 410: { description: 'Gone', schema: DetailBody } },
+      handler: () => {
+        throw httpError(410, 'Reset settings functionality has been removed.');
+      },
+    }),
+  ];
+}

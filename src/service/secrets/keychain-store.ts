@@ -1,0 +1,132 @@
+import type { Logger } from 'pino';
+import {
+  SERVICE_NAME,
+  type KeychainState,
+  type SecretStore,
+  type SecretStoreStatus,
+  SecretStoreUnavailable,
+} from './secret-store';
+
+interface Keytar {
+  findCredentials(service: string): Promise<{ account: string; password: string }[]>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+const OK: SecretStoreStatus = { backend: 'keychain', state: 'ok', message: null, fix: null };
+
+const HEADLESS_HINT = 'On a headless server you can opt in to a 0600 file instead with DOCKHAND_SECRETS=file.';
+
+const FIXES: Record<Exclude<KeychainState, 'ok'>, string> = {
+  no_session_bus: `Start Dockhand from a desktop session, or inside \`dbus-run-session\` with a keyring daemon. ${HEADLESS_HINT}`,
+  no_secret_service: `Install and start a Secret Service provider, e.g. \`apt-get install gnome-keyring\` and log in again (or run \`gnome-keyring-daemon --start --components=secrets\`). ${HEADLESS_HINT}`,
+  locked: 'Unlock your login keyring (e.g. open "Passwords and Keys", or `gnome-keyring-daemon --unlock`), then retry.',
+  unavailable: `Check that the OS keychain works (libsecret on Linux). ${HEADLESS_HINT}`,
+};
+
+/** Names the keychain state behind an error from keytar or libsecret. */
+export function classifyKeychainError(error: unknown): SecretStoreStatus {
+  const message = error instanceof Error ? error.message : String(error);
+  const state: Exclude<KeychainState, 'ok'> = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|connect to .*bus|no such file.*bus/i.test(
+    message,
+  )
+    ? 'no_session_bus'
+    : /org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service/i.test(message)
+      ? 'no_secret_service'
+      : /locked/i.test(message)
+        ? 'locked'
+        : 'unavailable';
+  return { backend: 'keychain', state, message, fix: FIXES[state] };
+}
+
+/**
+ * Secrets in the OS keychain through keytar (service "Dockhand"). Everything is read once at open and
+ * cached; writes go to the keychain first and to the cache only when they succeed.
+ */
+export class KeychainSecretStore implements SecretStore {
+  private cache = new Map<string, string>();
+  private current: SecretStoreStatus = OK;
+
+  private constructor(
+    private readonly keytar: Keytar | null,
+    private readonly logger: Logger,
+  ) {}
+
+  static async open(logger: Logger, loadKeytar: () => Promise<Keytar> = loadNativeKeytar): Promise<KeychainSecretStore> {
+    let keytar: Keytar | null = null;
+    try {
+      keytar = await loadKeytar();
+    } catch (error) {
+      const store = new KeychainSecretStore(null, logger);
+      store.fail(error);
+      return store;
+    }
+    const store = new KeychainSecretStore(keytar, logger);
+    await store.reload();
+    return store;
+  }
+
+  get status(): SecretStoreStatus {
+    return this.current;
+  }
+
+  /** Reads every Dockhand item from the keychain into the cache. */
+  async reload(): Promise<void> {
+    if (!this.keytar) return;
+    try {
+      const items = await this.keytar.findCredentials(SERVICE_NAME);
+      this.cache = new Map(items.map((i) => [i.account, i.password]));
+      this.current = OK;
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  async get(account: string): Promise<string | null> {
+    this.ensureUsable();
+    return this.cache.get(account) ?? null;
+  }
+
+  async set(account: string, value: string): Promise<void> {
+    const keytar = this.ensureUsable();
+    try {
+      await keytar.setPassword(SERVICE_NAME, account, value);
+    } catch (error) {
+      throw new SecretStoreUnavailable(this.fail(error));
+    }
+    this.cache.set(account, value);
+  }
+
+  async delete(account: string): Promise<void> {
+    const keytar = this.ensureUsable();
+    try {
+      await keytar.deletePassword(SERVICE_NAME, account);
+    } catch (error) {
+      throw new SecretStoreUnavailable(this.fail(error));
+    }
+    this.cache.delete(account);
+  }
+
+  values(): string[] {
+    return [...this.cache.values()];
+  }
+
+  private ensureUsable(): Keytar {
+    if (!this.keytar || this.current.state !== 'ok') throw new SecretStoreUnavailable(this.current);
+    return this.keytar;
+  }
+
+  private fail(error: unknown): SecretStoreStatus {
+    this.current = classifyKeychainError(error);
+    this.logger.error(
+      { keychain_state: this.current.state, reason: this.current.message },
+      `OS keychain unavailable (${this.current.state}). Fix: ${this.current.fix}`,
+    );
+    return this.current;
+  }
+}
+
+async function loadNativeKeytar(): Promise<Keytar> {
+  const module = (await import('keytar')) as unknown as { default?: Keytar } & Keytar;
+  return module.default ?? module;
+}

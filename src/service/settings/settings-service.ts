@@ -1,0 +1,164 @@
+import { MASKED_API_KEY, type MCPConfig } from '../../shared/api/mcp';
+import type { Settings, SettingsUpdate } from '../../shared/api/settings';
+import type { SecretStore } from '../secrets/secret-store';
+import type { Db } from '../storage/database';
+import type { ProviderTokenService } from '../git/provider-tokens';
+
+/** Settings fields whose stored value is kept when a POST sends null or omits them. */
+const KEEP_IF_ABSENT = ['llm_model', 'llm_base_url', 'user_consents_to_analytics'] as const;
+/** Settings that are secrets: kept in the secret store under the same account name. */
+const SECRET_FIELDS = ['llm_api_key', 'search_api_key', 'sandbox_api_key'] as const;
+type SecretField = (typeof SECRET_FIELDS)[number];
+
+/** What SQLite holds: every setting except secrets (MCP `api_key`s removed too). */
+export type StoredSettings = Omit<SettingsUpdate, SecretField>;
+
+export const DEFAULTS = {
+  max_iterations: 500,
+  git_user_name: 'dockhand',
+  git_user_email: 'dockhand@localhost',
+  condenser_max_size: 120,
+  max_concurrent_conversations: 3,
+  max_live_sandboxes: 5,
+} as const;
+
+function mcpSecretAccount(url: string): string {
+  return `mcp:${url}`;
+}
+
+/** Loads and stores the one local user's settings, with secrets in the secret store. */
+export class SettingsService {
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretStore,
+    private readonly providerTokens: ProviderTokenService,
+  ) {}
+
+  /** The stored settings, or null when never saved. */
+  stored(): StoredSettings | null {
+    const row = this.db.prepare('SELECT data FROM settings WHERE id = 1').get() as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as StoredSettings) : null;
+  }
+
+  /** The settings as GET /api/settings shows them, or null when never saved. */
+  async view(): Promise<Settings | null> {
+    const s = this.stored();
+    if (!s) return null;
+    const has = async (account: string) => Boolean(await this.secrets.get(account));
+    return {
+      llm_api_key_set: await has('llm_api_key'),
+      language: s.language ?? null,
+      agent: s.agent ?? null,
+      max_iterations: s.max_iterations ?? null,
+      security_analyzer: s.security_analyzer ?? null,
+      confirmation_mode: s.confirmation_mode ?? null,
+      llm_model: s.llm_model ?? null,
+      llm_api_key: null,
+      llm_base_url: s.llm_base_url ?? null,
+      remote_runtime_resource_factor: s.remote_runtime_resource_factor ?? null,
+      secrets_store: { provider_tokens: {}, custom_secrets: {} },
+      enable_default_condenser: s.enable_default_condenser ?? true,
+      enable_sound_notifications: s.enable_sound_notifications ?? false,
+      enable_proactive_conversation_starters: s.enable_proactive_conversation_starters ?? true,
+      enable_solvability_analysis: s.enable_solvability_analysis ?? true,
+      user_consents_to_analytics: s.user_consents_to_analytics ?? null,
+      sandbox_base_container_image: s.sandbox_base_container_image ?? null,
+      sandbox_runtime_container_image: s.sandbox_runtime_container_image ?? null,
+      mcp_config: s.mcp_config ? await this.maskMcp(s.mcp_config) : null,
+      search_api_key: null,
+      sandbox_api_key: null,
+      max_budget_per_task: s.max_budget_per_task ?? null,
+      email: s.email ?? null,
+      email_verified: s.email_verified ?? null,
+      git_user_name: s.git_user_name ?? DEFAULTS.git_user_name,
+      git_user_email: s.git_user_email ?? DEFAULTS.git_user_email,
+      provider_tokens_set: this.providerTokens.hostsByProvider(),
+      search_api_key_set: await has('search_api_key'),
+      sandbox_api_key_set: await has('sandbox_api_key'),
+      condenser_max_size: s.condenser_max_size ?? null,
+      v1_enabled: s.v1_enabled ?? null,
+      sandbox_provider: s.sandbox_provider ?? 'docker',
+      max_concurrent_conversations: s.max_concurrent_conversations ?? DEFAULTS.max_concurrent_conversations,
+      max_live_sandboxes: s.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
+    };
+  }
+
+  /**
+   * Replaces the settings with `update`, except the fields kept when null or omitted.
+   * Secrets go to the secret store first, so a keychain failure leaves the stored settings unchanged.
+   */
+  async save(update: SettingsUpdate): Promise<void> {
+    const previous = this.stored() ?? {};
+    for (const field of SECRET_FIELDS) {
+      const value = update[field];
+      if (value === '') await this.secrets.delete(field);
+      else if (typeof value === 'string') await this.secrets.set(field, value);
+    }
+    const next: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(update)) {
+      if (!(SECRET_FIELDS as readonly string[]).includes(key)) next[key] = value;
+    }
+    for (const field of KEEP_IF_ABSENT) {
+      if (update[field] === null || update[field] === undefined) next[field] = previous[field] ?? null;
+    }
+    if (update.mcp_config) next.mcp_config = await this.storeMcpKeys(update.mcp_config);
+    this.write(next as StoredSettings);
+  }
+
+  /** Replaces only the MCP servers (from POST /api/add-git-providers). */
+  async saveMcpConfig(config: MCPConfig): Promise<void> {
+    const stored = this.stored() ?? {};
+    this.write({ ...stored, mcp_config: await this.storeMcpKeys(config) });
+  }
+
+  /** The MCP servers with their real `api_key`s, for connecting to them. */
+  async mcpConfig(): Promise<MCPConfig | null> {
+    const config = this.stored()?.mcp_config;
+    if (!config) return null;
+    const withKey = async <T extends { url: string }>(server: T) => ({
+      ...server,
+      api_key: await this.secrets.get(mcpSecretAccount(server.url)),
+    });
+    return {
+      sse_servers: await Promise.all(config.sse_servers.map(withKey)),
+      shttp_servers: await Promise.all(config.shttp_servers.map(withKey)),
+      stdio_servers: config.stdio_servers,
+    };
+  }
+
+  private write(settings: StoredSettings): void {
+    this.db
+      .prepare(
+        `INSERT INTO settings (id, data, updated_at) VALUES (1, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+      )
+      .run(JSON.stringify(settings), new Date().toISOString());
+  }
+
+  /** Moves MCP `api_key`s into the secret store; the masked placeholder keeps the stored key. */
+  private async storeMcpKeys(config: MCPConfig): Promise<MCPConfig> {
+    const strip = async <T extends { url: string; api_key?: string | null | undefined }>(server: T) => {
+      const { api_key: apiKey, ...rest } = server;
+      if (apiKey && apiKey !== MASKED_API_KEY) await this.secrets.set(mcpSecretAccount(server.url), apiKey);
+      if (!apiKey && this.secrets.status.state === 'ok') await this.secrets.delete(mcpSecretAccount(server.url));
+      return rest as T;
+    };
+    return {
+      sse_servers: await Promise.all(config.sse_servers.map(strip)),
+      shttp_servers: await Promise.all(config.shttp_servers.map(strip)),
+      stdio_servers: config.stdio_servers,
+    };
+  }
+
+  private async maskMcp(config: MCPConfig) {
+    const mask = async <T extends { url: string }>(server: T) => ({
+      ...server,
+      api_key: (await this.secrets.get(mcpSecretAccount(server.url))) ? MASKED_API_KEY : null,
+    });
+    return {
+      sse_servers: await Promise.all(config.sse_servers.map(mask)),
+      shttp_servers: await Promise.all(config.shttp_servers.map(mask)),
+      stdio_servers: config.stdio_servers,
+    };
+  }
+}

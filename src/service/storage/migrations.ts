@@ -1,0 +1,28 @@
+/**
+ * Versioned schema changes, applied in order at start. Never edit a released migration: add a new one.
+ * Secrets are never stored here (they live in the OS keychain).
+ */
+export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'settings and git providers',
+    sql: `
+      CREATE TABLE settings (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        data TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE provider_tokens (
+        provider TEXT PRIMARY KEY,
+        host TEXT,
+        user_id TEXT,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE custom_secrets (
+        name TEXT PRIMARY KEY,
+        description TEXT,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
+];

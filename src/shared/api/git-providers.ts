@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { GIT_PROVIDERS, type GitProvider } from './settings';
+import { MCPConfig } from './mcp';
+
+const HOST = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:\d{1,5})?$/;
+
+export const ProviderToken = z.strictObject({
+  token: z.string().nullable().optional(),
+  host: z.string().regex(HOST).nullable().optional(),
+  user_id: z.string().nullable().optional(),
+});
+export type ProviderToken = z.infer<typeof ProviderToken>;
+
+/** POST /api/add-git-providers. */
+export const AddGitProvidersRequest = z.strictObject({
+  provider_tokens: z
+    .record(z.string(), ProviderToken)
+    .superRefine((tokens, ctx) => {
+      const expected = "'github', 'gitlab', 'bitbucket' or 'enterprise_sso'";
+      for (const key of Object.keys(tokens)) {
+        if ((GIT_PROVIDERS as readonly string[]).includes(key)) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [key, '[key]'],
+          input: key,
+          params: { type: 'enum', msg: `Input should be ${expected}`, ctx: { expected } },
+        });
+      }
+    })
+    .transform((tokens) => tokens as Partial<Record<GitProvider, ProviderToken>>)
+    .default({}),
+  mcp_config: MCPConfig.nullable().optional(),
+});
+export type AddGitProvidersRequest = z.infer<typeof AddGitProvidersRequest>;

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export const AliveBody = z.object({ status: z.literal('ok') });
+
+export const ServerInfo = z.object({
+  uptime: z.number(),
+  version: z.string(),
+  docker: z.object({ available: z.boolean(), endpoint: z.string(), error: z.string().nullable() }),
+  /** Where the session key lives: keychain, file (no usable keychain), memory (tests) or environment. */
+  secret_storage: z.string(),
+  /** The OS keychain's state, with the fix when it is not usable. */
+  keychain: z.object({
+    backend: z.enum(['keychain', 'file', 'memory']),
+    state: z.enum(['ok', 'no_session_bus', 'no_secret_service', 'locked', 'unavailable']),
+    message: z.string().nullable(),
+    fix: z.string().nullable(),
+  }),
+  running_conversations: z.number().int(),
+  live_sandboxes: z.number().int(),
+  data_dir: z.string(),
+});
+export type ServerInfo = z.infer<typeof ServerInfo>;
+
+export const RotatedKey = z.object({ session_api_key: z.string() });
+
+export const ConfigOptions = z.object({
+  APP_MODE: z.literal('oss'),
+  GITHUB_CLIENT_ID: z.string(),
+  POSTHOG_CLIENT_KEY: z.string(),
+  FEATURE_FLAGS: z.object({ ENABLE_BILLING: z.boolean(), HIDE_LLM_SETTINGS: z.boolean() }),
+  DOCKHAND_VERSION: z.string(),
+});
