@@ -17,7 +17,10 @@ export default tseslint.config(
   {
     files: ['src/service/**', 'src/shared/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The service never imports electron.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'The service never imports electron.' }] },
+      ],
     },
   },
   {

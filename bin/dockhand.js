@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const cli = fileURLToPath(new URL('../out/main/cli.js', import.meta.url));
 if (!existsSync(cli)) {
-  console.error('dockhand: the app is not built yet. Run `npm run build` (or scripts/dockhand, which builds it).');
+  console.error(
+    'dockhand: the app is not built yet. Run `npm run build` (or scripts/dockhand, which builds it).',
+  );
   process.exit(1);
 }
 await import(cli);

@@ -29,7 +29,9 @@ function quietLogger() {
 
 async function openStore(dataDir: string) {
   const logger = quietLogger();
-  return process.env.DOCKHAND_SECRETS === 'file' ? new FileSecretStore(dataDir, logger) : KeychainSecretStore.open(logger);
+  return process.env.DOCKHAND_SECRETS === 'file'
+    ? new FileSecretStore(dataDir, logger)
+    : KeychainSecretStore.open(logger);
 }
 
 async function serve(values: { port?: string; 'data-dir'?: string }): Promise<void> {
@@ -40,7 +42,9 @@ async function serve(values: { port?: string; 'data-dir'?: string }): Promise<vo
   const service = await createService({ dataDir, port, strictPort: strict, rendererDir: rendererDir() });
   const key = service.context.sessionKey.current;
   console.log(`Dockhand is running at ${service.url}/#key=${key}`);
-  console.log(`API: ${service.url} (send X-Session-API-Key; print the key with \`dockhand key\`). Data: ${dataDir}`);
+  console.log(
+    `API: ${service.url} (send X-Session-API-Key; print the key with \`dockhand key\`). Data: ${dataDir}`,
+  );
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -55,7 +59,12 @@ async function serve(values: { port?: string; 'data-dir'?: string }): Promise<vo
 async function printKey(values: { 'data-dir'?: string }): Promise<void> {
   const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
   const store = await openStore(dataDir);
-  const key = await SessionKey.load({ store, dataDir, override: process.env.DOCKHAND_SESSION_API_KEY, logger: quietLogger() });
+  const key = await SessionKey.load({
+    store,
+    dataDir,
+    override: process.env.DOCKHAND_SESSION_API_KEY,
+    logger: quietLogger(),
+  });
   console.log(key.current);
 }
 
@@ -66,7 +75,9 @@ async function doctor(values: { 'data-dir'?: string }): Promise<void> {
   const status = store.status;
   console.log(`Data folder: ${dataDir}`);
   console.log(
-    docker.available ? `Docker: available at ${docker.endpoint}` : `Docker: NOT available at ${docker.endpoint}: ${docker.error}`,
+    docker.available
+      ? `Docker: available at ${docker.endpoint}`
+      : `Docker: NOT available at ${docker.endpoint}: ${docker.error}`,
   );
   console.log(
     status.state === 'ok'
@@ -79,7 +90,11 @@ export async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const command = positionals[0];
   if (values.help || !command) {

@@ -122,7 +122,10 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   const url = `http://127.0.0.1:${port}`;
   const discoveryFile = writeDiscoveryFile(dataDir, url, port);
   if (secrets.status.state !== 'ok') {
-    logger.warn({ keychain: secrets.status }, `Secrets cannot be stored: ${secrets.status.message}. Fix: ${secrets.status.fix}`);
+    logger.warn(
+      { keychain: secrets.status },
+      `Secrets cannot be stored: ${secrets.status.message}. Fix: ${secrets.status.fix}`,
+    );
   }
   logger.info({ url, dataDir }, 'Dockhand service listening');
 
@@ -130,10 +133,11 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     url,
     port,
     context,
-    close: () => closeService(listening.server, () => {
-      rmSync(discoveryFile, { force: true });
-      db.close();
-    }),
+    close: () =>
+      closeService(listening.server, () => {
+        rmSync(discoveryFile, { force: true });
+        db.close();
+      }),
   };
 }
 

@@ -6,7 +6,9 @@ const FALLBACK_PORTS = [3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009, 30
 
 export class PortInUse extends Error {
   constructor(readonly port: number) {
-    super(`Port ${port} on 127.0.0.1 is already in use. Choose another with --port, or stop what is using it.`);
+    super(
+      `Port ${port} on 127.0.0.1 is already in use. Choose another with --port, or stop what is using it.`,
+    );
   }
 }
 
@@ -36,7 +38,9 @@ export async function listenOnLoopback(
   options: { port: number; strict: boolean },
 ): Promise<{ server: Server; port: number }> {
   const server = createServer(handler);
-  const candidates = options.strict ? [options.port] : [options.port, ...FALLBACK_PORTS.filter((p) => p !== options.port), 0];
+  const candidates = options.strict
+    ? [options.port]
+    : [options.port, ...FALLBACK_PORTS.filter((p) => p !== options.port), 0];
   for (const port of candidates) {
     if (await tryListen(server, port)) {
       const address = server.address();

@@ -19,7 +19,10 @@ export function createLogger(dataDir: string, level = process.env.DOCKHAND_LOG_L
   const dir = path.join(dataDir, 'logs');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const streams = pino.multistream([
-    { level: level as pino.Level, stream: pino.destination({ dest: path.join(dir, 'dockhand.log'), mkdir: true, sync: false }) },
+    {
+      level: level as pino.Level,
+      stream: pino.destination({ dest: path.join(dir, 'dockhand.log'), mkdir: true, sync: false }),
+    },
     { level: 'warn', stream: process.stderr },
   ]);
   return pino({ level, redact: { paths: REDACT, censor: '<redacted>' } }, streams);

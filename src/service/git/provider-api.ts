@@ -37,7 +37,8 @@ export const publicApiBase: ProviderApiBase = (provider, host) => {
 /** The Authorization header each provider expects for a personal token. */
 export function authorization(provider: GitProvider, token: string): string {
   // Bitbucket app passwords come as "username:app_password" and use Basic auth.
-  if (provider === 'bitbucket' && token.includes(':')) return `Basic ${Buffer.from(token).toString('base64')}`;
+  if (provider === 'bitbucket' && token.includes(':'))
+    return `Basic ${Buffer.from(token).toString('base64')}`;
   return `Bearer ${token}`;
 }
 
@@ -80,7 +81,11 @@ export async function verifyToken(
   if (!response.ok) {
     throw httpError(502, `${PROVIDER_NAMES[provider]} API error: ${response.status} ${response.statusText}`);
   }
-  const user = (await response.json().catch(() => ({}))) as { id?: unknown; uuid?: unknown; account_id?: unknown };
+  const user = (await response.json().catch(() => ({}))) as {
+    id?: unknown;
+    uuid?: unknown;
+    account_id?: unknown;
+  };
   const id = user.id ?? user.uuid ?? user.account_id;
   return id === undefined || id === null ? null : String(id);
 }

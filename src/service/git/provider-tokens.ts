@@ -25,7 +25,9 @@ export class ProviderTokenService {
   ) {}
 
   list(): StoredProvider[] {
-    return this.db.prepare('SELECT provider, host, user_id FROM provider_tokens ORDER BY provider').all() as StoredProvider[];
+    return this.db
+      .prepare('SELECT provider, host, user_id FROM provider_tokens ORDER BY provider')
+      .all() as StoredProvider[];
   }
 
   /** `{provider: host|null}` for every provider with a stored token. */
@@ -47,7 +49,8 @@ export class ProviderTokenService {
    */
   async replace(request: AddGitProvidersRequest['provider_tokens']): Promise<void> {
     const entries = Object.entries(request) as [GitProvider, NonNullable<(typeof request)[GitProvider]>][];
-    const resolved: { provider: GitProvider; token: string; host: string | null; user_id: string | null }[] = [];
+    const resolved: { provider: GitProvider; token: string; host: string | null; user_id: string | null }[] =
+      [];
     for (const [provider, sent] of entries) {
       const host = sent.host ?? null;
       if (provider === 'enterprise_sso' && !host) {
@@ -65,7 +68,9 @@ export class ProviderTokenService {
       const userId =
         provider === 'enterprise_sso'
           ? (sent.user_id ?? null)
-          : ((await verifyToken(this.apiBase, provider, host ?? DEFAULT_HOSTS[provider], token)) ?? sent.user_id ?? null);
+          : ((await verifyToken(this.apiBase, provider, host ?? DEFAULT_HOSTS[provider], token)) ??
+            sent.user_id ??
+            null);
       resolved.push({ provider, token, host, user_id: userId });
     }
     for (const entry of resolved) await this.secrets.set(tokenAccount(entry.provider), entry.token);

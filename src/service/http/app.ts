@@ -21,7 +21,9 @@ export interface AppOptions {
 const KEYED_PREFIXES = ['/api', '/server_info', '/socket.io'];
 
 function needsKey(req: Request): boolean {
-  return req.method !== 'OPTIONS' && KEYED_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`));
+  return (
+    req.method !== 'OPTIONS' && KEYED_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`))
+  );
 }
 
 /** The URL as logged: without the key a stream may carry in its query. */
@@ -35,7 +37,12 @@ function requestLog(logger: Logger) {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info(
-        { method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        {
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        },
         'request',
       );
     });

@@ -23,7 +23,12 @@ export function buildOpenApi(routes: RouteSpec[], version: string): unknown {
       security: route.open ? [] : [{ SessionApiKey: [] }],
       request: {
         ...(route.body
-          ? { body: { required: !route.bodyOptional, content: { 'application/json': { schema: route.body } } } }
+          ? {
+              body: {
+                required: !route.bodyOptional,
+                content: { 'application/json': { schema: route.body } },
+              },
+            }
           : {}),
         ...(route.query ? { query: route.query as z.ZodObject } : {}),
         ...(route.params ? { params: route.params as z.ZodObject } : {}),
@@ -46,7 +51,8 @@ export function buildOpenApi(routes: RouteSpec[], version: string): unknown {
     info: {
       title: 'Dockhand Agent Conversation Service',
       version,
-      description: 'OpenHands-compatible API of Dockhand. Send the session key in the X-Session-API-Key header.',
+      description:
+        'OpenHands-compatible API of Dockhand. Send the session key in the X-Session-API-Key header.',
     },
     servers: [{ url: '/' }],
   });

@@ -66,12 +66,18 @@ export function requireKey(keys: KeyChecker, now: () => number = Date.now) {
     const record = failures.get(address);
     const time = now();
     if (record && record.blockedUntil > time) {
-      return next(httpError(429, 'Too many requests', { 'Retry-After': String(Math.ceil((record.blockedUntil - time) / 1000)) }));
+      return next(
+        httpError(429, 'Too many requests', {
+          'Retry-After': String(Math.ceil((record.blockedUntil - time) / 1000)),
+        }),
+      );
     }
     const key = presentedKey(req);
     if (key !== undefined && keys.accepts(key, req)) return next();
     const current =
-      record && time - record.windowStart < FAILED_AUTH_WINDOW_MS ? record : { count: 0, windowStart: time, blockedUntil: 0 };
+      record && time - record.windowStart < FAILED_AUTH_WINDOW_MS
+        ? record
+        : { count: 0, windowStart: time, blockedUntil: 0 };
     current.count += 1;
     if (current.count >= FAILED_AUTH_LIMIT) current.blockedUntil = time + FAILED_AUTH_WINDOW_MS;
     failures.set(address, current);

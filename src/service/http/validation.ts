@@ -58,7 +58,9 @@ function entry(type: string, loc: Loc, msg: string, input: unknown, ctx?: Record
 function toFastApi(issue: z.core.$ZodIssue, prefix: Loc, root: unknown): ValidationErrorItem[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   const loc = [...prefix, ...path];
-  const input = 'input' in issue ? issue.input : valueAt(root, issue.path);
+  // Report what the client sent, not what a transform made of it (as pydantic does).
+  const sent = valueAt(root, issue.path);
+  const input = sent !== undefined ? sent : 'input' in issue ? issue.input : undefined;
   switch (issue.code) {
     case 'custom': {
       const params = issue.params as PydanticIssueParams | undefined;
@@ -94,15 +96,25 @@ function toFastApi(issue: z.core.$ZodIssue, prefix: Loc, root: unknown): Validat
       if (issue.origin === 'array' || issue.origin === 'set') {
         const actual = Array.isArray(input) ? input.length : 0;
         return [
-          entry('too_short', loc, `List should have at least ${plural(min, 'item')} after validation, not ${actual}`, input, {
-            field_type: 'List',
-            min_length: min,
-            actual_length: actual,
-          }),
+          entry(
+            'too_short',
+            loc,
+            `List should have at least ${plural(min, 'item')} after validation, not ${actual}`,
+            input,
+            {
+              field_type: 'List',
+              min_length: min,
+              actual_length: actual,
+            },
+          ),
         ];
       }
       return issue.inclusive
-        ? [entry('greater_than_equal', loc, `Input should be greater than or equal to ${min}`, input, { ge: min })]
+        ? [
+            entry('greater_than_equal', loc, `Input should be greater than or equal to ${min}`, input, {
+              ge: min,
+            }),
+          ]
         : [entry('greater_than', loc, `Input should be greater than ${min}`, input, { gt: min })];
     }
     case 'too_big': {
@@ -117,11 +129,17 @@ function toFastApi(issue: z.core.$ZodIssue, prefix: Loc, root: unknown): Validat
       if (issue.origin === 'array' || issue.origin === 'set') {
         const actual = Array.isArray(input) ? input.length : 0;
         return [
-          entry('too_long', loc, `List should have at most ${plural(max, 'item')} after validation, not ${actual}`, input, {
-            field_type: 'List',
-            max_length: max,
-            actual_length: actual,
-          }),
+          entry(
+            'too_long',
+            loc,
+            `List should have at most ${plural(max, 'item')} after validation, not ${actual}`,
+            input,
+            {
+              field_type: 'List',
+              max_length: max,
+              actual_length: actual,
+            },
+          ),
         ];
       }
       return issue.inclusive
@@ -130,18 +148,28 @@ function toFastApi(issue: z.core.$ZodIssue, prefix: Loc, root: unknown): Validat
     }
     case 'invalid_format': {
       if (issue.format === 'regex' && 'pattern' in issue && typeof issue.pattern === 'string') {
-        const pattern = issue.pattern;
-        return [entry('string_pattern_mismatch', loc, `String should match pattern '${pattern}'`, input, { pattern })];
+        const pattern = issue.pattern.replace(/^\/(.*)\/[a-z]*$/, '$1');
+        return [
+          entry('string_pattern_mismatch', loc, `String should match pattern '${pattern}'`, input, {
+            pattern,
+          }),
+        ];
       }
       return [entry('value_error', loc, `Value error, ${issue.message}`, input)];
     }
     case 'invalid_key': {
       return issue.issues.flatMap((inner) =>
-        toFastApi({ ...inner, path: [], input: issue.input } as z.core.$ZodIssue, [...loc, '[key]'], issue.input),
+        toFastApi(
+          { ...inner, path: [], input: issue.input } as z.core.$ZodIssue,
+          [...loc, '[key]'],
+          issue.input,
+        ),
       );
     }
     case 'invalid_element': {
-      return issue.issues.flatMap((inner) => toFastApi({ ...inner, path: [] } as z.core.$ZodIssue, loc, input));
+      return issue.issues.flatMap((inner) =>
+        toFastApi({ ...inner, path: [] } as z.core.$ZodIssue, loc, input),
+      );
     }
     case 'invalid_union': {
       // Report the branch that got furthest: the one with the fewest issues.

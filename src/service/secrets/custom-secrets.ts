@@ -16,7 +16,9 @@ export class CustomSecretService {
   ) {}
 
   list(): CustomSecretInfo[] {
-    return this.db.prepare('SELECT name, description FROM custom_secrets ORDER BY name').all() as CustomSecretInfo[];
+    return this.db
+      .prepare('SELECT name, description FROM custom_secrets ORDER BY name')
+      .all() as CustomSecretInfo[];
   }
 
   /** Name -> value of every secret, for the environment of sandbox commands. */
@@ -55,7 +57,9 @@ export class CustomSecretService {
       if (value !== null) await this.secrets.set(secretAccount(name), value);
       await this.secrets.delete(secretAccount(id));
     }
-    this.db.prepare('UPDATE custom_secrets SET name = ?, description = ? WHERE name = ?').run(name, description, id);
+    this.db
+      .prepare('UPDATE custom_secrets SET name = ?, description = ? WHERE name = ?')
+      .run(name, description, id);
   }
 
   async delete(id: string): Promise<void> {

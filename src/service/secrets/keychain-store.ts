@@ -15,27 +15,28 @@ interface Keytar {
 
 const OK: SecretStoreStatus = { backend: 'keychain', state: 'ok', message: null, fix: null };
 
-const HEADLESS_HINT = 'On a headless server you can opt in to a 0600 file instead with DOCKHAND_SECRETS=file.';
+const HEADLESS_HINT =
+  'On a headless server you can opt in to a 0600 file instead with DOCKHAND_SECRETS=file.';
 
 const FIXES: Record<Exclude<KeychainState, 'ok'>, string> = {
   no_session_bus: `Start Dockhand from a desktop session, or inside \`dbus-run-session\` with a keyring daemon. ${HEADLESS_HINT}`,
   no_secret_service: `Install and start a Secret Service provider, e.g. \`apt-get install gnome-keyring\` and log in again (or run \`gnome-keyring-daemon --start --components=secrets\`). ${HEADLESS_HINT}`,
-  locked: 'Unlock your login keyring (e.g. open "Passwords and Keys", or `gnome-keyring-daemon --unlock`), then retry.',
+  locked:
+    'Unlock your login keyring (e.g. open "Passwords and Keys", or `gnome-keyring-daemon --unlock`), then retry.',
   unavailable: `Check that the OS keychain works (libsecret on Linux). ${HEADLESS_HINT}`,
 };
 
 /** Names the keychain state behind an error from keytar or libsecret. */
 export function classifyKeychainError(error: unknown): SecretStoreStatus {
   const message = error instanceof Error ? error.message : String(error);
-  const state: Exclude<KeychainState, 'ok'> = /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|connect to .*bus|no such file.*bus/i.test(
-    message,
-  )
-    ? 'no_session_bus'
-    : /org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service/i.test(message)
-      ? 'no_secret_service'
-      : /locked/i.test(message)
-        ? 'locked'
-        : 'unavailable';
+  const state: Exclude<KeychainState, 'ok'> =
+    /autolaunch D-Bus|DBUS_SESSION_BUS_ADDRESS|connect to .*bus|no such file.*bus/i.test(message)
+      ? 'no_session_bus'
+      : /org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service/i.test(message)
+        ? 'no_secret_service'
+        : /locked/i.test(message)
+          ? 'locked'
+          : 'unavailable';
   return { backend: 'keychain', state, message, fix: FIXES[state] };
 }
 
@@ -52,8 +53,11 @@ export class KeychainSecretStore implements SecretStore {
     private readonly logger: Logger,
   ) {}
 
-  static async open(logger: Logger, loadKeytar: () => Promise<Keytar> = loadNativeKeytar): Promise<KeychainSecretStore> {
-    let keytar: Keytar | null = null;
+  static async open(
+    logger: Logger,
+    loadKeytar: () => Promise<Keytar> = loadNativeKeytar,
+  ): Promise<KeychainSecretStore> {
+    let keytar: Keytar;
     try {
       keytar = await loadKeytar();
     } catch (error) {

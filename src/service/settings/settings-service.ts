@@ -36,7 +36,8 @@ export class SettingsService {
 
   /** The stored settings, or null when never saved. */
   stored(): StoredSettings | null {
-    const row = this.db.prepare('SELECT data FROM settings WHERE id = 1').get() as { data: string } | undefined;
+    const row = this.db.prepare('SELECT data FROM settings WHERE id = 1').get() as
+      { data: string } | undefined;
     return row ? (JSON.parse(row.data) as StoredSettings) : null;
   }
 
@@ -140,7 +141,8 @@ export class SettingsService {
     const strip = async <T extends { url: string; api_key?: string | null | undefined }>(server: T) => {
       const { api_key: apiKey, ...rest } = server;
       if (apiKey && apiKey !== MASKED_API_KEY) await this.secrets.set(mcpSecretAccount(server.url), apiKey);
-      if (!apiKey && this.secrets.status.state === 'ok') await this.secrets.delete(mcpSecretAccount(server.url));
+      if (!apiKey && this.secrets.status.state === 'ok')
+        await this.secrets.delete(mcpSecretAccount(server.url));
       return rest as T;
     };
     return {

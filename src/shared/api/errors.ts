@@ -20,7 +20,11 @@ export const DetailBody = z.object({ detail: z.string() });
 export const InternalErrorBody = z.object({ detail: z.string(), error_id: z.string() });
 
 /** Body of the errors that OpenHands clients read from `POST /api/conversations`. */
-export const StatusErrorBody = z.object({ status: z.literal('error'), message: z.string(), msg_id: z.string() });
+export const StatusErrorBody = z.object({
+  status: z.literal('error'),
+  message: z.string(),
+  msg_id: z.string(),
+});
 
 export const MessageBody = z.object({ message: z.string() });
 export const SuccessBody = z.object({ success: z.literal(true) });

@@ -68,13 +68,22 @@ export function laxBool() {
       });
       return z.NEVER;
     }
-    ctx.addIssue({ code: 'custom', params: issue('bool_type', 'Input should be a valid boolean'), input: value });
+    ctx.addIssue({
+      code: 'custom',
+      params: issue('bool_type', 'Input should be a valid boolean'),
+      input: value,
+    });
     return z.NEVER;
   });
 }
 
 /** Adds a pydantic `value_error` ("Value error, <text>") from inside a refinement. */
-export function valueError(ctx: z.RefinementCtx, text: string, input: unknown, path?: (string | number)[]): void {
+export function valueError(
+  ctx: z.RefinementCtx,
+  text: string,
+  input: unknown,
+  path?: (string | number)[],
+): void {
   ctx.addIssue({
     code: 'custom',
     params: issue('value_error', `Value error, ${text}`),

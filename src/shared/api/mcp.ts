@@ -7,7 +7,7 @@ export const MASKED_API_KEY = '**********';
 const SERVER_URL_SCHEMES = ['http:', 'https:', 'ws:', 'wss:'];
 
 const serverUrl = z.string().superRefine((url, ctx) => {
-  let scheme: string | null = null;
+  let scheme: string | null;
   try {
     scheme = new URL(url).protocol;
   } catch {

@@ -1,14 +1,20 @@
 import { z } from 'zod';
 import { valueError } from './fields';
 
-export const RESERVED_SECRET_NAMES = ['GITHUB_TOKEN', 'GITLAB_TOKEN', 'BITBUCKET_TOKEN', 'ENTERPRISE_SSO_TOKEN'];
+export const RESERVED_SECRET_NAMES = [
+  'GITHUB_TOKEN',
+  'GITLAB_TOKEN',
+  'BITBUCKET_TOKEN',
+  'ENTERPRISE_SSO_TOKEN',
+];
 export const MAX_CUSTOM_SECRETS = 200;
 
 const secretName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)
   .superRefine((name, ctx) => {
-    if (RESERVED_SECRET_NAMES.includes(name)) valueError(ctx, `${name} is reserved for git provider tokens`, name);
+    if (RESERVED_SECRET_NAMES.includes(name))
+      valueError(ctx, `${name} is reserved for git provider tokens`, name);
   });
 
 export const CreateSecretRequest = z.strictObject({

@@ -10,9 +10,7 @@ export const AGENTS = ['CodeActAgent'] as const;
 export const SECURITY_ANALYZERS = ['rules', 'llm'] as const;
 export const SANDBOX_PROVIDERS = ['docker', 'process'] as const;
 
-const httpUrlOrEmpty = z
-  .string()
-  .regex(/^(|https?:\/\/\S+)$/, { error: 'URL must be http(s) or empty' });
+const httpUrlOrEmpty = z.string().regex(/^(|https?:\/\/\S+)$/, { error: 'URL must be http(s) or empty' });
 
 /**
  * The editable settings. Every field may be null or omitted; the service fills defaults.
@@ -22,7 +20,10 @@ export const SettingsUpdate = z.object({
   language: z.string().nullable().optional(),
   agent: z.enum(AGENTS).nullable().optional(),
   max_iterations: boundedInt(1, 10_000).nullable().optional(),
-  security_analyzer: z.enum(['', ...SECURITY_ANALYZERS]).nullable().optional(),
+  security_analyzer: z
+    .enum(['', ...SECURITY_ANALYZERS])
+    .nullable()
+    .optional(),
   confirmation_mode: laxBool().nullable().optional(),
   llm_model: z.string().nullable().optional(),
   llm_api_key: z.string().nullable().optional(),

@@ -28,7 +28,10 @@ async function getJson(url: string): Promise<unknown> {
 /** Model names an OpenAI-compatible server lists at `<base>/models`, with the user's prefix. */
 async function openAiCompatibleModels(baseUrl: string, prefix: string): Promise<string[]> {
   const body = (await getJson(`${baseUrl.replace(/\/+$/, '')}/models`)) as { data?: { id?: unknown }[] };
-  return (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string').map((id) => `${prefix}${id}`);
+  return (body.data ?? [])
+    .map((m) => m.id)
+    .filter((id): id is string => typeof id === 'string')
+    .map((id) => `${prefix}${id}`);
 }
 
 /** Models of an Ollama server (`/api/tags`), as `ollama/<name>`. */
@@ -44,12 +47,19 @@ async function ollamaModels(root: string): Promise<string[]> {
  * The model list: curated models plus what the configured base URL serves, and a local Ollama when
  * one answers. Discovery failures are ignored; each source has 3 s.
  */
-export async function listModels(settings: { llm_base_url?: string | null; llm_model?: string | null }): Promise<string[]> {
+export async function listModels(settings: {
+  llm_base_url?: string | null;
+  llm_model?: string | null;
+}): Promise<string[]> {
   const sources: Promise<string[]>[] = [ollamaModels(OLLAMA_DEFAULT)];
   const base = settings.llm_base_url;
   if (base) {
     const prefix = settings.llm_model?.includes('/') ? `${settings.llm_model.split('/')[0]}/` : 'openai/';
-    sources.push(prefix === 'ollama/' ? ollamaModels(base.replace(/\/v1\/?$/, '')) : openAiCompatibleModels(base, prefix));
+    sources.push(
+      prefix === 'ollama/'
+        ? ollamaModels(base.replace(/\/v1\/?$/, ''))
+        : openAiCompatibleModels(base, prefix),
+    );
   }
   const discovered = await Promise.allSettled(sources);
   const names = discovered.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));

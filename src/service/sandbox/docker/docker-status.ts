@@ -18,7 +18,9 @@ export class DockerPing implements DockerStatus {
 
   async check(): Promise<DockerAvailability> {
     const options = this.docker.modem as unknown as { socketPath?: string; host?: string; port?: number };
-    const endpoint = options.socketPath ? `unix://${options.socketPath}` : `tcp://${options.host}:${options.port}`;
+    const endpoint = options.socketPath
+      ? `unix://${options.socketPath}`
+      : `tcp://${options.host}:${options.port}`;
     try {
       await Promise.race([
         this.docker.ping(),

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs everything Dockhand needs on a Debian/Ubuntu machine, idempotently:
+# system packages (Docker engine, libsecret + gnome-keyring + D-Bus, Chromium, Xvfb, debootstrap),
+# the pinned Node.js line, npm packages from the lockfile, and the built app.
+# Safe to run again: each step is skipped when already done.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/node.sh"
+cd "$DOCKHAND_ROOT"
+
+APT_PACKAGES=(docker.io libsecret-1-dev gnome-keyring dbus dbus-x11 chromium xvfb debootstrap git ca-certificates)
+
+install_system_packages() {
+  command -v dpkg >/dev/null 2>&1 || { echo "setup: not a Debian-based system; install the equivalents of: ${APT_PACKAGES[*]}" >&2; return 0; }
+  local missing=()
+  for pkg in "${APT_PACKAGES[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "setup: need root to install: ${missing[*]}" >&2; return 1; }
+    sudo="sudo"
+  fi
+  echo "setup: installing system packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+install_npm_packages() {
+  local stamp="node_modules/.dockhand-lock-$(sha256sum package-lock.json | cut -c1-16)-node$DOCKHAND_NODE_VERSION"
+  [ -f "$stamp" ] && return 0
+  echo "setup: installing npm packages"
+  # Electron's binary cannot be downloaded on every machine; the app still builds without it.
+  ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-fund --no-audit --loglevel=error
+  touch "$stamp"
+}
+
+build_app() {
+  local newest
+  newest=$(find src electron.vite.config.ts package-lock.json -newer out/.built -print -quit 2>/dev/null || echo rebuild)
+  if [ -f out/.built ] && [ -z "$newest" ]; then return 0; fi
+  echo "setup: building"
+  npx electron-vite build --logLevel warn
+  touch out/.built
+}
+
+install_system_packages
+ensure_node
+install_npm_packages
+build_app

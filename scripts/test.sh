@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every test on a fresh machine: sets up, starts a Docker engine if none runs, then runs lint,
+# typecheck, build, unit, integration and end-to-end tests inside a headless keychain session
+# (D-Bus + an unlocked gnome-keyring with a throwaway HOME, so the real keychain is used and left clean).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+bash "$here/setup.sh"
+source "$here/lib/node.sh"
+ensure_node
+cd "$DOCKHAND_ROOT"
+
+docker_pid="$(bash "$here/docker-engine.sh" start || true)"
+cleanup() { bash "$here/docker-engine.sh" stop "$docker_pid"; }
+trap cleanup EXIT
+
+test_home="$(mktemp -d /tmp/dockhand-test-home.XXXXXX)"
+export DOCKHAND_TEST_HOME="$test_home"
+HOME="$test_home" dbus-run-session -- bash -c '
+  printf dockhand-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  npm test
+'
