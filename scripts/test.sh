@@ -13,8 +13,13 @@ docker_pid="$(bash "$here/docker-engine.sh" start || true)"
 cleanup() { bash "$here/docker-engine.sh" stop "$docker_pid"; }
 trap cleanup EXIT
 
+# The locally built sandbox image (no registry is needed); cached after the first build.
+if docker info >/dev/null 2>&1; then
+  bash "$here/sandbox-image.sh"
+  export DOCKHAND_SANDBOX_IMAGE="dockhand/sandbox:$(node -p 'require("./package.json").version')"
+fi
+
 test_home="$(mktemp -d /tmp/dockhand-test-home.XXXXXX)"
-export DOCKHAND_TEST_HOME="$test_home"
 HOME="$test_home" dbus-run-session -- bash -c '
   printf dockhand-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
   npm test
