@@ -22,7 +22,7 @@ export function openDatabase(dataDir: string): Db {
 /** Applies every migration newer than the file's `user_version`, each in its own transaction. */
 export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  for (const migration of MIGRATIONS) {
+  for (const migration of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (migration.version <= current) continue;
     db.transaction(() => {
       db.exec(migration.sql);

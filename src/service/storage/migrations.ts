@@ -25,4 +25,17 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'conversation events',
+    sql: `
+      CREATE TABLE events (
+        conversation_id TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        timestamp TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (conversation_id, id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
