@@ -34,7 +34,8 @@ export function classifyKeychainError(error: unknown): SecretStoreStatus {
       ? 'no_session_bus'
       : /org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service/i.test(message)
         ? 'no_secret_service'
-        : /locked/i.test(message)
+        : // A keyring daemon without an unlocked login keyring reports the collection as missing.
+          /locked|collection\/login/i.test(message)
           ? 'locked'
           : 'unavailable';
   return { backend: 'keychain', state, message, fix: FIXES[state] };

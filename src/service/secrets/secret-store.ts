@@ -1,3 +1,5 @@
+import { HttpError } from '../http/errors';
+
 /** Where secrets live. Every backend keeps a warm in-memory copy so requests never wait on D-Bus. */
 export type SecretBackend = 'keychain' | 'file' | 'memory';
 
@@ -17,9 +19,11 @@ export interface SecretStoreStatus {
 }
 
 /** Thrown when secrets cannot be read or stored; the API answers 503 with its message. */
-export class SecretStoreUnavailable extends Error {
+export class SecretStoreUnavailable extends HttpError {
   constructor(readonly status: SecretStoreStatus) {
-    super(`Secret storage is not available: ${status.message ?? status.state}. ${status.fix ?? ''}`.trim());
+    super(503, {
+      detail: `Secret storage is not available (${status.state}): ${status.message ?? status.state}. ${status.fix ?? ''}`.trim(),
+    });
   }
 }
 
