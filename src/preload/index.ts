@@ -1,3 +1,7 @@
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer } from 'electron';
+import { createBridge } from './bridge';
 
-contextBridge.exposeInMainWorld('dockhand', {});
+contextBridge.exposeInMainWorld(
+  'dockhand',
+  createBridge((channel) => ipcRenderer.invoke(channel)),
+);

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { defaultDataDir } from './data-dir';
 import { createService, VERSION } from './index';
 import { DEFAULT_PORT, PortInUse } from './listen';
-import { DockerPing } from './sandbox/docker/docker-status';
+import { DockerConnection } from './sandbox/docker/docker-status';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
 import { SessionKey } from './secrets/session-key';
@@ -37,14 +37,10 @@ async function openStore(dataDir: string) {
 async function serve(values: { port?: string; 'data-dir'?: string }): Promise<void> {
   const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
   const strict = values.port !== undefined;
-  const port = Number(values.port ?? process.env.DOCKHAND_PORT ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port}`);
+  const requested = values.port ?? process.env.DOCKHAND_PORT;
+  const port = Number(requested ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${requested}`);
   const service = await createService({ dataDir, port, strictPort: strict, rendererDir: rendererDir() });
-  const key = service.context.sessionKey.current;
-  console.log(`Dockhand is running at ${service.url}/#key=${key}`);
-  console.log(
-    `API: ${service.url} (send X-Session-API-Key; print the key with \`dockhand key\`). Data: ${dataDir}`,
-  );
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -52,8 +48,14 @@ async function serve(values: { port?: string; 'data-dir'?: string }): Promise<vo
     service.context.logger.info({ signal }, 'shutting down');
     void service.close().then(() => process.exit(0));
   };
+  // Before anything is printed: whoever reads the banner may signal at once.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  const key = service.context.sessionKey.current;
+  console.log(`Dockhand is running at ${service.url}/#key=${key}`);
+  console.log(
+    `API: ${service.url} (send X-Session-API-Key; print the key with \`dockhand key\`). Data: ${dataDir}`,
+  );
 }
 
 async function printKey(values: { 'data-dir'?: string }): Promise<void> {
@@ -71,13 +73,13 @@ async function printKey(values: { 'data-dir'?: string }): Promise<void> {
 async function doctor(values: { 'data-dir'?: string }): Promise<void> {
   const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
   const store = await openStore(dataDir);
-  const docker = await new DockerPing().check();
+  const docker = await new DockerConnection().check();
   const status = store.status;
   console.log(`Data folder: ${dataDir}`);
   console.log(
     docker.available
       ? `Docker: available at ${docker.endpoint}`
-      : `Docker: NOT available at ${docker.endpoint}: ${docker.error}`,
+      : `Docker: NOT available at ${docker.endpoint}: ${docker.error}\n  Fix: ${docker.fix}`,
   );
   console.log(
     status.state === 'ok'

@@ -13,7 +13,7 @@ import { serverRoutes } from './routes/server';
 import { optionsRoutes } from './routes/v0/options';
 import { secretsRoutes } from './routes/v0/secrets';
 import { settingsRoutes } from './routes/v0/settings';
-import { DockerPing, type DockerStatus } from './sandbox/docker/docker-status';
+import { DockerConnection, type DockerStatus } from './sandbox/docker/docker-status';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
@@ -94,7 +94,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     providerTokens,
     customSecrets: new CustomSecretService(db, secrets),
     providerApiBase,
-    docker: config.docker ?? new DockerPing(),
+    docker: config.docker ?? new DockerConnection(),
     port: () => port,
   };
 

@@ -1,15 +1,21 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { adoptKeyFromAddressBar } from './api/connection';
+import { App } from './App';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import './styles/base.css';
+import './styles/shell.css';
+import './styles/forms.css';
 
-function App() {
-  return <h1>Dockhand</h1>;
-}
+adoptKeyFromAddressBar();
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <ErrorBoundary>
+        <App />
+      </ErrorBoundary>
     </StrictMode>,
   );
 }

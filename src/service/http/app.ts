@@ -20,10 +20,18 @@ export interface AppOptions {
 
 const KEYED_PREFIXES = ['/api', '/server_info', '/socket.io'];
 
+/** Keyed paths need the session key for every method; CORS preflights are answered before the check. */
 function needsKey(req: Request): boolean {
-  return (
-    req.method !== 'OPTIONS' && KEYED_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`))
-  );
+  return KEYED_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`));
+}
+
+/**
+ * Runs `router` for every method but OPTIONS: no route answers OPTIONS (preflights are answered by
+ * CORS), and a router would otherwise reply with a plain-text Allow list instead of the JSON 405.
+ */
+function exceptOptions(router: express.Router) {
+  return (req: Request, res: Response, next: NextFunction) =>
+    req.method === 'OPTIONS' ? next() : router(req, res, next);
 }
 
 /** The URL as logged: without the key a stream may carry in its query. */
@@ -69,6 +77,11 @@ function errorHandler(logger: Logger) {
       res.status(413).json({ detail: `Request body too large (max ${MAX_JSON_BODY} bytes)` });
       return;
     }
+    if (error instanceof URIError) {
+      // A path parameter with malformed percent-encoding cannot name anything that exists.
+      res.status(404).json({ detail: 'Not Found' });
+      return;
+    }
     if (type === 'request.aborted' || type === 'request.size.invalid') {
       res.status(400).json({ detail: 'Request body was incomplete' });
       return;
@@ -112,7 +125,7 @@ export function createApp(options: AppOptions): express.Express {
   const keyed = options.routes.filter((r) => !r.open);
   const openRouter = express.Router();
   mountRoutes(openRouter, open);
-  app.use(openRouter);
+  app.use(exceptOptions(openRouter));
 
   const auth = requireKey(options.keys);
   const limit = rateLimit(options.rateLimitPerSecond);
@@ -121,7 +134,7 @@ export function createApp(options: AppOptions): express.Express {
 
   const keyedRouter = express.Router();
   mountRoutes(keyedRouter, keyed);
-  app.use(keyedRouter);
+  app.use(exceptOptions(keyedRouter));
 
   if (options.rendererDir && existsSync(path.join(options.rendererDir, 'index.html'))) {
     app.use(renderer(options.rendererDir));

@@ -58,9 +58,40 @@ function isJsonContentType(value: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-function jsonErrorOffset(message: string, text: string): number {
+function reportedPosition(message: string): number | null {
   const position = /position (\d+)/.exec(message);
-  return position ? Number(position[1]) : text.length;
+  return position ? Number(position[1]) : null;
+}
+
+/** Whether `prefix` could still be the start of a valid JSON text (it fails only for lack of input). */
+function isViablePrefix(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message.includes('Unexpected end of JSON input')) return true;
+    const position = reportedPosition(message);
+    return position !== null && position >= prefix.length;
+  }
+}
+
+/**
+ * The character offset where `text` stops being valid JSON. V8 names it in most messages; for an
+ * unexpected token it does not, so the longest viable prefix is found by bisection.
+ */
+function jsonErrorOffset(message: string, text: string): number {
+  const position = reportedPosition(message);
+  if (position !== null) return position;
+  if (message.includes('Unexpected end of JSON input')) return text.length;
+  let viable = 0;
+  let invalid = text.length;
+  while (invalid - viable > 1) {
+    const middle = Math.floor((viable + invalid) / 2);
+    if (isViablePrefix(text.slice(0, middle))) viable = middle;
+    else invalid = middle;
+  }
+  return viable;
 }
 
 /** Reads a JSON body: absent when empty, 415 for other content types, 422 `json_invalid` for bad JSON. */

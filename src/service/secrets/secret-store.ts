@@ -20,9 +20,10 @@ export interface SecretStoreStatus {
 
 /** Thrown when secrets cannot be read or stored; the API answers 503 with its message. */
 export class SecretStoreUnavailable extends HttpError {
-  constructor(readonly status: SecretStoreStatus) {
+  constructor(readonly storeStatus: SecretStoreStatus) {
+    const reason = storeStatus.message ?? storeStatus.state;
     super(503, {
-      detail: `Secret storage is not available (${status.state}): ${status.message ?? status.state}. ${status.fix ?? ''}`.trim(),
+      detail: `Secret storage is not available (${storeStatus.state}): ${reason}. ${storeStatus.fix ?? ''}`.trim(),
     });
   }
 }

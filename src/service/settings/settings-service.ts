@@ -26,6 +26,11 @@ function mcpSecretAccount(url: string): string {
   return `mcp:${url}`;
 }
 
+/** The URLs of the servers that can hold an `api_key`. */
+function serverUrls(config: MCPConfig | null | undefined): string[] {
+  return config ? [...config.sse_servers, ...config.shttp_servers].map((server) => server.url) : [];
+}
+
 /** Loads and stores the one local user's settings, with secrets in the secret store. */
 export class SettingsService {
   constructor(
@@ -103,13 +108,16 @@ export class SettingsService {
       if (update[field] === null || update[field] === undefined) next[field] = previous[field] ?? null;
     }
     if (update.mcp_config) next.mcp_config = await this.storeMcpKeys(update.mcp_config);
+    await this.forgetRemovedMcpKeys(previous.mcp_config, update.mcp_config);
     this.write(next as StoredSettings);
   }
 
   /** Replaces only the MCP servers (from POST /api/add-git-providers). */
   async saveMcpConfig(config: MCPConfig): Promise<void> {
     const stored = this.stored() ?? {};
-    this.write({ ...stored, mcp_config: await this.storeMcpKeys(config) });
+    const mcpConfig = await this.storeMcpKeys(config);
+    await this.forgetRemovedMcpKeys(stored.mcp_config, config);
+    this.write({ ...stored, mcp_config: mcpConfig });
   }
 
   /** The MCP servers with their real `api_key`s, for connecting to them. */
@@ -141,8 +149,7 @@ export class SettingsService {
     const strip = async <T extends { url: string; api_key?: string | null | undefined }>(server: T) => {
       const { api_key: apiKey, ...rest } = server;
       if (apiKey && apiKey !== MASKED_API_KEY) await this.secrets.set(mcpSecretAccount(server.url), apiKey);
-      if (!apiKey && this.secrets.status.state === 'ok')
-        await this.secrets.delete(mcpSecretAccount(server.url));
+      if (!apiKey) await this.forgetMcpKey(server.url);
       return rest as T;
     };
     return {
@@ -150,6 +157,22 @@ export class SettingsService {
       shttp_servers: await Promise.all(config.shttp_servers.map(strip)),
       stdio_servers: config.stdio_servers,
     };
+  }
+
+  /** Deletes the stored `api_key`s of servers that `previous` listed and `next` no longer does. */
+  private async forgetRemovedMcpKeys(
+    previous: MCPConfig | null | undefined,
+    next: MCPConfig | null | undefined,
+  ): Promise<void> {
+    const kept = new Set(serverUrls(next));
+    for (const url of serverUrls(previous)) if (!kept.has(url)) await this.forgetMcpKey(url);
+  }
+
+  /** Deletes a server's stored `api_key`; with the secret store down there is nothing to reach. */
+  private async forgetMcpKey(url: string): Promise<void> {
+    if (this.secrets.status.state === 'ok' && (await this.secrets.get(mcpSecretAccount(url)))) {
+      await this.secrets.delete(mcpSecretAccount(url));
+    }
   }
 
   private async maskMcp(config: MCPConfig) {

@@ -38,4 +38,27 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'sandboxes and the install id',
+    sql: `
+      CREATE TABLE service_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+      INSERT INTO service_meta (key, value) VALUES ('instance_id', lower(hex(randomblob(16))));
+      CREATE TABLE sandboxes (
+        id TEXT PRIMARY KEY,
+        provider TEXT NOT NULL CHECK (provider IN ('docker', 'process')),
+        spec_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING')),
+        error TEXT,
+        container_id TEXT,
+        exposed_urls TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        last_used_at TEXT NOT NULL
+      );
+      CREATE INDEX sandboxes_by_created ON sandboxes (created_at DESC, id);
+    `,
+  },
 ];

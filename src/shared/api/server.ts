@@ -5,7 +5,17 @@ export const AliveBody = z.object({ status: z.literal('ok') });
 export const ServerInfo = z.object({
   uptime: z.number(),
   version: z.string(),
-  docker: z.object({ available: z.boolean(), endpoint: z.string(), error: z.string().nullable() }),
+  docker: z.object({
+    available: z.boolean(),
+    endpoint: z.string(),
+    error: z.string().nullable(),
+    /** Extensions: the named cause and its fix (null when available), the engine's API version. */
+    cause: z
+      .enum(['not_installed', 'not_running', 'permission_denied', 'engine_too_old', 'misconfigured', 'not_responding'])
+      .nullable(),
+    fix: z.string().nullable(),
+    api_version: z.string().nullable(),
+  }),
   /** Where the session key lives: keychain, file (no usable keychain), memory (tests) or environment. */
   secret_storage: z.string(),
   /** The OS keychain's state, with the fix when it is not usable. */

@@ -1,4 +1,13 @@
-import { DEFAULT_USAGE, argumentText, defaultErrorMessage, errorHeaders, halves, jsonResponse, sseResponse, textPieces } from './wire';
+import {
+  DEFAULT_USAGE,
+  argumentText,
+  defaultErrorMessage,
+  errorHeaders,
+  halves,
+  jsonResponse,
+  sseResponse,
+  textPieces,
+} from './wire';
 import type { WireContext, WireFormat } from './wire';
 import type { ScriptedReply, ScriptedUsage } from './steps';
 
@@ -87,11 +96,18 @@ export const openAiFormat: WireFormat = {
   reply,
   error(fault) {
     const message = fault.message ?? defaultErrorMessage(fault.status);
-    const type = fault.status === 429 ? 'requests' : fault.status >= 500 ? 'server_error' : 'invalid_request_error';
-    return jsonResponse(fault.status, { error: { message, type, param: null, code: fault.code ?? null } }, errorHeaders(fault));
+    const type =
+      fault.status === 429 ? 'requests' : fault.status >= 500 ? 'server_error' : 'invalid_request_error';
+    return jsonResponse(
+      fault.status,
+      { error: { message, type, param: null, code: fault.code ?? null } },
+      errorHeaders(fault),
+    );
   },
   malformed(context) {
     const broken = `{"id": "chatcmpl-${context.n}", "object": "chat.completion", "choices": [{"index": 0, "message": {`;
-    return context.stream ? sseResponse([`data: ${broken}\n\n`, 'data: [DONE]\n\n']) : { ...jsonResponse(200, {}), body: broken };
+    return context.stream
+      ? sseResponse([`data: ${broken}\n\n`, 'data: [DONE]\n\n'])
+      : { ...jsonResponse(200, {}), body: broken };
   },
 };

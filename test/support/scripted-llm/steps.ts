@@ -64,8 +64,7 @@ export type ScriptedOutcome = ScriptedReply | ScriptedFault;
 
 /** A step is an outcome, or a function of the recorded request that returns one. */
 export type ScriptedStep =
-  | ScriptedOutcome
-  | ((request: RecordedLlmRequest) => ScriptedOutcome | Promise<ScriptedOutcome>);
+  ScriptedOutcome | ((request: RecordedLlmRequest) => ScriptedOutcome | Promise<ScriptedOutcome>);
 
 export type ScriptedApi = 'openai' | 'anthropic' | 'models' | 'ollama-tags' | 'unknown';
 
@@ -131,7 +130,10 @@ export const faults = {
   malformedJson(): ScriptedFault {
     return { fault: 'malformed-json' };
   },
-  dropStream(afterEvents = 2, reply: ScriptedReply = { text: 'This reply is cut off before its end.' }): ScriptedFault {
+  dropStream(
+    afterEvents = 2,
+    reply: ScriptedReply = { text: 'This reply is cut off before its end.' },
+  ): ScriptedFault {
     return { fault: 'drop', reply, afterEvents };
   },
   hang(): ScriptedFault {

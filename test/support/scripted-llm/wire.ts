@@ -35,12 +35,13 @@ export function textPieces(text: string): string[] {
   return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
 }
 
-/** The raw argument text of a tool call and its two streamed halves. */
+/** The raw argument text of a tool call. */
 export function argumentText(call: ScriptedToolCall): string {
   if (typeof call.args === 'string') return call.args;
   return JSON.stringify(call.args ?? {});
 }
 
+/** A text cut in two, so that tool arguments stream as two deltas. */
 export function halves(text: string): string[] {
   const middle = Math.ceil(text.length / 2);
   return [text.slice(0, middle), text.slice(middle)].filter((piece) => piece.length > 0);
@@ -54,7 +55,11 @@ export function errorHeaders(fault: Extract<ScriptedFault, { fault: 'status' }>)
   };
 }
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): WireResponse {
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): WireResponse {
   return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 

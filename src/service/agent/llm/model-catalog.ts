@@ -1,6 +1,10 @@
+import { LM_STUDIO_URL, OLLAMA_ROOT, ollamaModels, openAiCompatibleModels } from './local-discovery';
+import { normalizeBaseUrl } from './model-routing';
+
 /** Models offered in the UI before any discovery: current models of the common providers. */
 export const CURATED_MODELS = [
   'anthropic/claude-sonnet-4-5-20250929',
+  'anthropic/claude-opus-4-5-20251101',
   'anthropic/claude-opus-4-1-20250805',
   'anthropic/claude-haiku-4-5-20251001',
   'openai/gpt-5',
@@ -16,52 +20,39 @@ export const CURATED_MODELS = [
   'ollama/devstral',
 ];
 
-const DISCOVERY_TIMEOUT_MS = 3000;
-const OLLAMA_DEFAULT = 'http://127.0.0.1:11434';
-
-async function getJson(url: string): Promise<unknown> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
-  if (!response.ok) throw new Error(`${response.status}`);
-  return response.json();
+export interface DiscoveryTargets {
+  /** The local Ollama root probed besides the configured server. */
+  ollamaRoot?: string;
+  /** The local LM Studio base URL probed besides the configured server. */
+  lmStudioUrl?: string;
+  timeoutMs?: number;
 }
 
-/** Model names an OpenAI-compatible server lists at `<base>/models`, with the user's prefix. */
-async function openAiCompatibleModels(baseUrl: string, prefix: string): Promise<string[]> {
-  const body = (await getJson(`${baseUrl.replace(/\/+$/, '')}/models`)) as { data?: { id?: unknown }[] };
-  return (body.data ?? [])
-    .map((m) => m.id)
-    .filter((id): id is string => typeof id === 'string')
-    .map((id) => `${prefix}${id}`);
-}
-
-/** Models of an Ollama server (`/api/tags`), as `ollama/<name>`. */
-async function ollamaModels(root: string): Promise<string[]> {
-  const body = (await getJson(`${root.replace(/\/+$/, '')}/api/tags`)) as { models?: { name?: unknown }[] };
-  return (body.models ?? [])
-    .map((m) => m.name)
-    .filter((name): name is string => typeof name === 'string')
-    .map((name) => `ollama/${name.replace(/:latest$/, '')}`);
+/** The configured server's own listing: Ollama's `/api/tags` for `ollama/` models, else `<base>/models`. */
+async function configuredServerModels(baseUrl: string, model: string | null | undefined, timeoutMs?: number) {
+  const url = normalizeBaseUrl(baseUrl);
+  const prefix = model?.includes('/') ? model.slice(0, model.indexOf('/')).toLowerCase() : 'openai';
+  return prefix === 'ollama' || prefix === 'ollama_chat'
+    ? ollamaModels(url.replace(/\/v1$/, ''), timeoutMs)
+    : openAiCompatibleModels(url, prefix, timeoutMs);
 }
 
 /**
- * The model list: curated models plus what the configured base URL serves, and a local Ollama when
- * one answers. Discovery failures are ignored; each source has 3 s.
+ * The model list: curated models plus what the configured base URL serves and what a local Ollama or
+ * LM Studio offers. Sources that fail or take longer than 3 s are left out.
  */
-export async function listModels(settings: {
-  llm_base_url?: string | null;
-  llm_model?: string | null;
-}): Promise<string[]> {
-  const sources: Promise<string[]>[] = [ollamaModels(OLLAMA_DEFAULT)];
-  const base = settings.llm_base_url;
-  if (base) {
-    const prefix = settings.llm_model?.includes('/') ? `${settings.llm_model.split('/')[0]}/` : 'openai/';
-    sources.push(
-      prefix === 'ollama/'
-        ? ollamaModels(base.replace(/\/v1\/?$/, ''))
-        : openAiCompatibleModels(base, prefix),
-    );
-  }
+export async function listModels(
+  settings: { llm_base_url?: string | null; llm_model?: string | null },
+  targets: DiscoveryTargets = {},
+): Promise<string[]> {
+  const { timeoutMs } = targets;
+  const sources = [
+    ollamaModels(targets.ollamaRoot ?? OLLAMA_ROOT, timeoutMs),
+    openAiCompatibleModels(targets.lmStudioUrl ?? LM_STUDIO_URL, 'lm_studio', timeoutMs),
+  ];
+  if (settings.llm_base_url?.trim())
+    sources.push(configuredServerModels(settings.llm_base_url, settings.llm_model, timeoutMs));
   const discovered = await Promise.allSettled(sources);
-  const names = discovered.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
-  return [...new Set([...CURATED_MODELS, ...names])].sort();
+  const found = discovered.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+  return [...new Set([...CURATED_MODELS, ...found])].sort();
 }

@@ -1,34 +1,122 @@
 import Docker from 'dockerode';
+import { HttpError } from '../../http/errors';
+import {
+  apiOlderThan,
+  type DockerCause,
+  type DockerDiagnosis,
+  diagnoseConnectionError,
+  diagnoseMisconfiguration,
+  diagnoseOldEngine,
+  machineFacts,
+  type MachineFacts,
+} from './docker-diagnosis';
+import { type DockerEndpoint, resolveDockerEndpoint } from './docker-endpoint';
+
+const CHECK_TIMEOUT_MS = 3000;
 
 export interface DockerAvailability {
   available: boolean;
   /** The engine address Dockhand talks to. */
   endpoint: string;
-  /** Why Docker is not usable, with the fix (null when available). */
+  /** Why Docker is not usable (null when available). */
   error: string | null;
+  /** The named cause (null when available). */
+  cause: DockerCause | null;
+  /** What the user can do about it (null when available). */
+  fix: string | null;
+  /** The engine's API version (null when it could not be asked). */
+  api_version: string | null;
 }
 
 export interface DockerStatus {
   check(): Promise<DockerAvailability>;
 }
 
-/** Pings the Docker engine that DOCKER_HOST (or the default socket) names, within 3 s. */
-export class DockerPing implements DockerStatus {
-  constructor(private readonly docker: Docker = new Docker()) {}
+/** Answers 503 `{"detail":"Docker is not available: <reason>"}`. */
+export class DockerUnavailable extends HttpError {
+  constructor(readonly diagnosis: DockerDiagnosis) {
+    super(503, { detail: `Docker is not available: ${reasonText(diagnosis)}` });
+  }
+}
+
+/** "<message>. <fix>", the reason shown to users. */
+export function reasonText(diagnosis: DockerDiagnosis): string {
+  return `${diagnosis.message}. ${diagnosis.fix}`;
+}
+
+/**
+ * The Docker engine Dockhand uses: its address (resolved as the docker CLI does), a dockerode client for it,
+ * and a check that names why it is not usable.
+ */
+export class DockerConnection implements DockerStatus {
+  readonly endpoint: DockerEndpoint;
+  private readonly docker: Docker | null;
+  private readonly setupProblem: DockerDiagnosis | null;
+  private readonly facts: MachineFacts;
+
+  constructor(options: { endpoint?: DockerEndpoint; facts?: MachineFacts } = {}) {
+    this.facts = options.facts ?? machineFacts();
+    this.endpoint = options.endpoint ?? resolveDockerEndpoint();
+    let docker: Docker | null = null;
+    let problem = this.endpoint.problem;
+    if (this.endpoint.options) {
+      try {
+        docker = new Docker(this.endpoint.options);
+      } catch (error) {
+        // dockerode also parses DOCKER_HOST itself and throws on an address it cannot read.
+        problem = error instanceof Error ? error.message : String(error);
+      }
+    }
+    this.docker = docker;
+    this.setupProblem = problem ? diagnoseMisconfiguration(this.endpoint, problem) : null;
+  }
+
+  /** The client; only use it after `check()`/`require()` said the engine is available. */
+  get client(): Docker {
+    if (!this.docker) throw new DockerUnavailable(this.setupProblem ?? diagnoseMisconfiguration(this.endpoint, 'no client'));
+    return this.docker;
+  }
 
   async check(): Promise<DockerAvailability> {
-    const options = this.docker.modem as unknown as { socketPath?: string; host?: string; port?: number };
-    const endpoint = options.socketPath
-      ? `unix://${options.socketPath}`
-      : `tcp://${options.host}:${options.port}`;
+    const diagnosis = await this.diagnose();
+    if ('apiVersion' in diagnosis) {
+      return {
+        available: true,
+        endpoint: this.endpoint.url,
+        error: null,
+        cause: null,
+        fix: null,
+        api_version: diagnosis.apiVersion,
+      };
+    }
+    return {
+      available: false,
+      endpoint: this.endpoint.url,
+      error: diagnosis.message,
+      cause: diagnosis.cause,
+      fix: diagnosis.fix,
+      api_version: null,
+    };
+  }
+
+  /** The client when the engine answers, else DockerUnavailable (503). */
+  async require(): Promise<Docker> {
+    const diagnosis = await this.diagnose();
+    if (!('apiVersion' in diagnosis)) throw new DockerUnavailable(diagnosis);
+    return this.client;
+  }
+
+  /** The engine's API version, or why it cannot be used. */
+  async diagnose(): Promise<{ apiVersion: string } | DockerDiagnosis> {
+    if (this.setupProblem || !this.docker) return this.setupProblem ?? diagnoseMisconfiguration(this.endpoint, 'no client');
     try {
-      await Promise.race([
-        this.docker.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 3 s')), 3000).unref()),
-      ]);
-      return { available: true, endpoint, error: null };
+      await this.docker.ping({ abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+      const version = await this.docker.version({ abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+      const apiVersion = version.ApiVersion;
+      if (apiOlderThan(apiVersion)) return diagnoseOldEngine(apiVersion, version.Version);
+      return { apiVersion };
     } catch (error) {
-      return { available: false, endpoint, error: error instanceof Error ? error.message : String(error) };
+      return diagnoseConnectionError(error, this.endpoint, this.facts);
     }
   }
 }

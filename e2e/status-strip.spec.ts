@@ -1,0 +1,54 @@
+import { ServerInfo } from '../src/shared/api/server';
+import { screenshot } from './support/screenshots';
+import { expect, test } from './support/test';
+
+test('the status strip shows the Docker state and where secrets are stored', async ({ page, service }) => {
+  const info = ServerInfo.parse((await service.api('GET', '/server_info')).body);
+  await page.goto(service.link);
+  const status = page.getByRole('region', { name: 'Service status' });
+
+  const items = status.getByRole('listitem');
+  if (info.docker.available) {
+    await expect(items.filter({ hasText: 'Docker available' })).toBeVisible();
+  } else {
+    await expect(status).toContainText(info.docker.error ?? 'missing error');
+  }
+  await expect(items.filter({ hasText: 'Secrets in a plain file' })).toBeVisible();
+  await expect(status.getByRole('note', { name: 'Secrets are stored unencrypted' })).toContainText(
+    'DOCKHAND_SECRETS=file',
+  );
+  await expect(status).toContainText(`Dockhand ${info.version}`);
+});
+
+test.describe('with no Docker engine and no reachable keychain', () => {
+  test.use({
+    serviceOptions: { secrets: 'unreachable-keychain', dockerHost: 'unix:///nonexistent/dockhand-e2e.sock' },
+  });
+
+  test('names what is wrong with each and how to fix it', async ({ page, service }) => {
+    const info = ServerInfo.parse((await service.api('GET', '/server_info')).body);
+    expect(info.docker.available).toBe(false);
+    expect(info.docker.cause).toBe('not_running');
+    expect(info.keychain.state).not.toBe('ok');
+
+    await page.goto(service.link);
+    const status = page.getByRole('region', { name: 'Service status' });
+    const items = status.getByRole('listitem');
+    await expect(items.filter({ hasText: 'Docker not running' })).toBeVisible();
+    await expect(items.filter({ hasText: 'Keychain unavailable' })).toBeVisible();
+    const docker = status.getByRole('note', { name: 'Sandboxes cannot start until Docker is available' });
+    await expect(docker).toContainText(info.docker.error ?? 'missing error');
+    await expect(docker).toContainText(`Fix: ${info.docker.fix ?? 'missing fix'}`);
+
+    const keychain = status.getByRole('note', { name: 'API keys and secrets cannot be saved' });
+    await expect(keychain).toContainText(info.keychain.message ?? 'missing message');
+    await expect(keychain).toContainText(`Fix: ${info.keychain.fix ?? 'missing fix'}`);
+    await expect(status).not.toContainText('{"');
+    await screenshot(page, 'status-problems');
+
+    const recheck = page.waitForResponse((response) => response.url() === `${service.baseUrl}/server_info`);
+    await status.getByRole('button', { name: 'Check again' }).click();
+    expect((await recheck).status()).toBe(200);
+    await expect(items.filter({ hasText: 'Docker not running' })).toBeVisible();
+  });
+});

@@ -1,0 +1,41 @@
+import { test as base, expect } from '@playwright/test';
+import { startService, type DockhandService, type ServiceOptions } from './dockhand-service';
+
+export { expect };
+
+export const KEY_STORAGE = 'dockhand.sessionApiKey';
+
+interface Fixtures {
+  /** How the test's service runs; change it with `test.use({ serviceOptions })`. */
+  serviceOptions: ServiceOptions;
+  /** A fresh headless service with an empty data folder, stopped with SIGTERM after the test. */
+  service: DockhandService;
+  /** Fails the test when the page throws or the Content-Security-Policy blocks something. */
+  pageProblems: undefined;
+}
+
+export const test = base.extend<Fixtures>({
+  serviceOptions: [{ secrets: 'file' }, { option: true }],
+  service: async ({ serviceOptions }, use) => {
+    const service = await startService(serviceOptions);
+    try {
+      await use(service);
+    } finally {
+      await service.stop();
+    }
+  },
+  pageProblems: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`Uncaught: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+          problems.push(message.text());
+        }
+      });
+      await use(undefined);
+      expect(problems, 'page errors and CSP violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});

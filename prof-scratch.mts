@@ -1,0 +1,15 @@
+import autocannon from 'autocannon';
+import pino from 'pino';
+import { createService } from '/work/main/src/service/index';
+import { createLogger } from '/work/main/src/service/logger';
+import { MemorySecretStore } from '/work/main/src/service/secrets/memory-store';
+import { mkdtempSync } from 'node:fs';
+const dataDir = mkdtempSync('/tmp/dockhand-prof-');
+const mode = process.argv[2];
+const service = await createService({ dataDir, port: 0, logger: mode === 'silent' ? pino({level:'silent'}) : createLogger(dataDir, 'info'), secretStore: new MemorySecretStore(), rateLimitPerSecond: 1e9 });
+const headers = { 'X-Session-API-Key': service.context.sessionKey.current };
+await fetch(`${service.url}/api/settings`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ llm_model: 'openai/gpt-4o', llm_api_key: 'x' }) });
+const path = process.argv[3] ?? '/api/settings';
+const r = await autocannon({ url: `${service.url}${path}`, headers, connections: 10, duration: 5 });
+console.log(mode, path, r.requests.average, r.non2xx);
+await service.close();

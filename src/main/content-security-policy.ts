@@ -1,0 +1,23 @@
+const SERVICE_ORIGIN = /^http:\/\/127\.0\.0\.1:\d{1,5}$/;
+
+/**
+ * The Content-Security-Policy sent with every app:// response: the page runs only its own files and
+ * may connect to nothing but the Dockhand service on 127.0.0.1.
+ */
+export function contentSecurityPolicy(serviceOrigin: string): string {
+  if (!SERVICE_ORIGIN.test(serviceOrigin)) {
+    throw new Error(`The service origin must be http://127.0.0.1:<port>, got ${serviceOrigin}`);
+  }
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src ${serviceOrigin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}

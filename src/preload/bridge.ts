@@ -1,0 +1,23 @@
+/** The IPC channel the main process answers with the service connection. */
+export const GET_CONNECTION_CHANNEL = 'dockhand:get-connection';
+
+/** Where the renderer reaches the service, and the session key it presents (X-Session-API-Key). */
+export interface DockhandConnection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** What the preload exposes to the page as `window.dockhand`. */
+export interface DockhandBridge {
+  getConnection(): Promise<DockhandConnection>;
+}
+
+/**
+ * The bridge: named functions only, each invoking one fixed channel without arguments from the page,
+ * so the page can never reach ipcRenderer or choose a channel.
+ */
+export function createBridge(invoke: (channel: string) => Promise<unknown>): DockhandBridge {
+  return {
+    getConnection: () => invoke(GET_CONNECTION_CHANNEL) as Promise<DockhandConnection>,
+  };
+}

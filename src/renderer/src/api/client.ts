@@ -1,0 +1,88 @@
+import type { z } from 'zod';
+import { ApiError, errorFromResponse } from './api-error';
+import { Settings } from '../../../shared/api/settings';
+import type { Connection } from './connection';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The service's HTTP API: sends the session key, checks answers against the shared schemas and
+ * turns failures into ApiErrors. `onUnauthorized` runs when the service refuses the key.
+ */
+export class ApiClient {
+  constructor(
+    private readonly connection: Pick<Connection, 'baseUrl' | 'apiKey'>,
+    private readonly onUnauthorized: () => void = () => undefined,
+  ) {}
+
+  get baseUrl(): string {
+    return this.connection.baseUrl;
+  }
+
+  get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+    return this.request('GET', path, schema);
+  }
+
+  send<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.output<S>> {
+    return this.request(method, path, schema, body);
+  }
+
+  private async request<S extends z.ZodType>(
+    method: Method,
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<z.output<S>> {
+    const headers: Record<string, string> = { 'X-Session-API-Key': this.connection.apiKey };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`${this.connection.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(
+        `Cannot reach the Dockhand service at ${this.connection.baseUrl}. Check that it is still running.`,
+        0,
+      );
+    }
+    const payload = await readBody(response);
+    if (!response.ok) {
+      if (response.status === 401) this.onUnauthorized();
+      throw errorFromResponse(response, payload);
+    }
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      throw new ApiError(
+        `The Dockhand service sent an answer to ${method} ${path} that this version of the app does not understand.`,
+        response.status,
+      );
+    }
+    return parsed.data;
+  }
+}
+
+/** Whether the service accepts `apiKey`: any answer but 401 to GET /api/settings (404 = never saved). */
+export async function keyIsAccepted(baseUrl: string, apiKey: string): Promise<boolean> {
+  const probe = new ApiClient({ baseUrl, apiKey });
+  try {
+    await probe.get('/api/settings', Settings);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return true;
+    if (error instanceof ApiError && error.status === 401) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,152 @@
+import { streamText, type LanguageModel, type LanguageModelUsage } from 'ai';
+import { LlmTimeout } from './llm-errors';
+import type { LlmToolCall } from './llm-types';
+import type { PreparedCall } from './request-preparation';
+import type { LlmTiming } from './retry-policy';
+import { parseTextToolCalls } from './text-tool-format';
+
+/** What one streamed model call produced, before usage and cost are worked out. */
+export interface StreamedCallResult {
+  text: string;
+  toolCalls: LlmToolCall[];
+  finishReason: string;
+  usage: LanguageModelUsage | undefined;
+  responseId: string;
+  modelId: string;
+  headers: Record<string, string> | undefined;
+  latencyMs: number;
+}
+
+function parseArgs(raw: string): Pick<LlmToolCall, 'args' | 'argsError'> {
+  if (raw.trim() === '') return { args: {} };
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return { args: value as Record<string, unknown> };
+    return { args: undefined, argsError: 'the arguments are not a JSON object' };
+  } catch (error) {
+    return { args: undefined, argsError: `the arguments are not valid JSON (${(error as Error).message})` };
+  }
+}
+
+/**
+ * Aborts `controller` when the server sends nothing for `idleMs` (re-armed by `touch`) or the call
+ * exceeds `totalMs`, with an `LlmTimeout` as the reason.
+ */
+function watchdog(controller: AbortController, timing: LlmTiming) {
+  const fire = (message: string) => () => controller.abort(new LlmTimeout(message));
+  const total = setTimeout(
+    fire(`The LLM request took longer than ${timing.totalTimeoutMs / 1000} s.`),
+    timing.totalTimeoutMs,
+  );
+  let idle: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(
+      fire(`The LLM sent nothing for ${timing.idleTimeoutMs / 1000} s.`),
+      timing.idleTimeoutMs,
+    );
+  };
+  touch();
+  return {
+    touch,
+    stop: () => {
+      clearTimeout(idle);
+      clearTimeout(total);
+    },
+  };
+}
+
+type StreamPart = ReturnType<typeof streamText>['stream'] extends AsyncIterable<infer P> ? P : never;
+type FinishStepPart = Extract<StreamPart, { type: 'finish-step' }>;
+
+/** Gathers the parts of a streamed reply: text, tool calls with their raw arguments, the finish. */
+class ReplyCollector {
+  text = '';
+  finish: FinishStepPart | undefined;
+  private readonly rawArgs = new Map<string, string>();
+  private readonly calls: { id: string; name: string; input: unknown }[] = [];
+
+  /** Takes one part; throws the error a provider streamed. */
+  add(part: StreamPart): void {
+    switch (part.type) {
+      case 'text-delta':
+        this.text += part.text;
+        break;
+      case 'tool-input-delta':
+        this.rawArgs.set(part.id, (this.rawArgs.get(part.id) ?? '') + part.delta);
+        break;
+      case 'tool-call':
+        this.calls.push({ id: part.toolCallId, name: part.toolName, input: part.input });
+        break;
+      case 'finish-step':
+        this.finish = part;
+        break;
+      case 'error':
+        throw part.error;
+    }
+  }
+
+  toolCalls(): LlmToolCall[] {
+    return this.calls.map((c) => {
+      const raw =
+        this.rawArgs.get(c.id) ?? (typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}));
+      return { id: c.id, name: c.name, rawArgs: raw, ...parseArgs(raw) };
+    });
+  }
+}
+
+/** One streamed call, no retries. Throws what the provider or the watchdog raised, unclassified. */
+export async function streamedCall(
+  model: LanguageModel,
+  call: PreparedCall,
+  temperature: number | undefined,
+  signal: AbortSignal,
+  timing: LlmTiming,
+): Promise<StreamedCallResult> {
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) forwardAbort();
+  signal.addEventListener('abort', forwardAbort, { once: true });
+  const timer = watchdog(controller, timing);
+  const started = performance.now();
+  const reply = new ReplyCollector();
+  try {
+    const result = streamText({
+      model,
+      instructions: call.instructions,
+      messages: call.messages,
+      tools: call.tools,
+      temperature,
+      stopSequences: call.stopSequences,
+      maxOutputTokens: call.maxOutputTokens,
+      maxRetries: 0,
+      abortSignal: controller.signal,
+      // Errors arrive as stream parts and are thrown by the collector; the default handler would log them.
+      onError: () => undefined,
+    });
+    for await (const part of result.stream) {
+      timer.touch();
+      reply.add(part);
+    }
+    if (controller.signal.aborted) throw controller.signal.reason;
+  } catch (error) {
+    // Whatever the SDK made of an abort, report its cause: the caller's Stop or the watchdog's timeout.
+    throw controller.signal.aborted ? controller.signal.reason : error;
+  } finally {
+    timer.stop();
+    signal.removeEventListener('abort', forwardAbort);
+  }
+  const { text, finish } = reply;
+  return {
+    ...(call.toolFormat === 'text'
+      ? parseTextToolCalls(text, call.toolDefinitions)
+      : { text, toolCalls: reply.toolCalls() }),
+    finishReason: finish?.finishReason ?? 'unknown',
+    usage: finish?.usage,
+    responseId: finish?.response.id ?? '',
+    modelId: finish?.response.modelId ?? '',
+    headers: finish?.response.headers,
+    latencyMs: performance.now() - started,
+  };
+}

@@ -1,0 +1,209 @@
+import type Docker from 'dockerode';
+import { posix } from 'node:path';
+import type { Readable } from 'node:stream';
+import * as tar from 'tar-stream';
+import { runInContainer } from './container-command';
+import {
+  SandboxFileError,
+  type FileInfo,
+  type FileType,
+  type SandboxFiles,
+  type WriteOptions,
+} from './sandbox-files';
+import { pathName, sandboxPath } from './sandbox-path';
+
+export interface DockerFilesOptions {
+  /** The sandbox user: runs stat and listing commands, creates missing directories, owns new files. */
+  user?: string;
+}
+
+// GNU find: type, octal mode, uid, gid, size, mtime, link text, path; each field NUL-terminated.
+const FIND_FORMAT = '%y\\0%m\\0%U\\0%G\\0%s\\0%T@\\0%l\\0%p\\0';
+const FIELDS = 8;
+const MISSING = 3;
+const IS_DIRECTORY = 4;
+const NOT_DIRECTORY = 5;
+const MAX_LINK_HOPS = 40;
+
+const STAT_SCRIPT = `[ -e "$1" ] || exit ${MISSING}
+find -L "$1" -maxdepth 0 -printf '${FIND_FORMAT}'`;
+
+const LIST_SCRIPT = `[ -e "$1" ] || exit ${MISSING}
+[ -d "$1" ] || exit ${NOT_DIRECTORY}
+find -H "$1" -mindepth 1 -maxdepth 1 -printf '${FIND_FORMAT}'`;
+
+// An existing file is described at its real path; for a new one, parents are made and the owner ids printed.
+const PREPARE_WRITE_SCRIPT = `[ -d "$1" ] && exit ${IS_DIRECTORY}
+if [ -e "$1" ]; then
+  find -L "$(readlink -f -- "$1")" -maxdepth 0 -printf '${FIND_FORMAT}'
+else
+  mkdir -p -- "$(dirname -- "$1")" && printf 'new\\0%s\\0%s\\0' "$(id -u)" "$(id -g)"
+fi`;
+
+const MAKE_DIRECTORY_SCRIPT = 'mkdir -p -- "$1"';
+
+/**
+ * Files in a container: contents move through the Docker archive API (getArchive/putArchive), and
+ * metadata comes from one-off `find` commands run as the sandbox user.
+ */
+export class DockerSandboxFiles implements SandboxFiles {
+  private readonly user: string;
+
+  constructor(
+    private readonly container: Docker.Container,
+    options: DockerFilesOptions = {},
+  ) {
+    this.user = options.user ?? 'dockhand';
+  }
+
+  async read(path: string): Promise<Buffer> {
+    let target = sandboxPath(path);
+    for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
+      const entry = await this.firstEntry(target);
+      if (entry.header.type === 'symlink' && entry.header.linkname) {
+        target = posix.resolve(posix.dirname(target), entry.header.linkname);
+      } else if (entry.header.type === 'directory') {
+        throw new SandboxFileError('is_directory', `${path} is a directory`);
+      } else if (entry.data) {
+        return entry.data;
+      } else {
+        throw new SandboxFileError('failed', `${path} is not a regular file`);
+      }
+    }
+    throw new SandboxFileError('failed', `${path}: too many levels of symbolic links`);
+  }
+
+  async write(path: string, data: Buffer | string, options: WriteOptions = {}): Promise<void> {
+    const requested = sandboxPath(path);
+    const result = await this.script(PREPARE_WRITE_SCRIPT, requested);
+    if (result.exitCode === IS_DIRECTORY) throw new SandboxFileError('is_directory', `${path} is a directory`);
+    this.assertSucceeded(result, path);
+    const fields = result.stdout.split('\0');
+    const existing = fields[0] === 'new' ? null : parseFindRecords(result.stdout)[0];
+    if (existing === undefined) throw new SandboxFileError('failed', `${path}: unexpected answer ${result.stdout}`);
+    const target = existing?.path ?? requested;
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    const pack = tar.pack();
+    pack.entry(
+      {
+        name: pathName(target),
+        type: 'file',
+        size: bytes.length,
+        mode: existing?.mode ?? options.mode ?? 0o644,
+        uid: existing?.uid ?? Number(fields[1]),
+        gid: existing?.gid ?? Number(fields[2]),
+        mtime: new Date(),
+      },
+      bytes,
+    );
+    pack.finalize();
+    await this.putArchive(pack, posix.dirname(target), path);
+  }
+
+  async list(directory: string): Promise<FileInfo[]> {
+    const path = sandboxPath(directory);
+    const result = await this.script(LIST_SCRIPT, path);
+    if (result.exitCode === NOT_DIRECTORY) throw new SandboxFileError('not_directory', `${directory} is not a directory`);
+    this.assertSucceeded(result, directory);
+    return parseFindRecords(result.stdout).sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  async stat(path: string): Promise<FileInfo | null> {
+    const target = sandboxPath(path);
+    const result = await this.script(STAT_SCRIPT, target);
+    if (result.exitCode === MISSING) return null;
+    this.assertSucceeded(result, path);
+    return parseFindRecords(result.stdout)[0] ?? null;
+  }
+
+  async upload(directory: string, archive: NodeJS.ReadableStream | Buffer): Promise<void> {
+    const path = sandboxPath(directory);
+    this.assertSucceeded(await this.script(MAKE_DIRECTORY_SCRIPT, path), directory);
+    await this.putArchive(archive, path, directory);
+  }
+
+  async download(path: string): Promise<NodeJS.ReadableStream> {
+    const target = sandboxPath(path);
+    try {
+      return await this.container.getArchive({ path: target });
+    } catch (error) {
+      throw archiveError(error, path);
+    }
+  }
+
+  private async firstEntry(path: string): Promise<{ header: tar.Headers; data: Buffer | null }> {
+    const archive = (await this.download(path)) as Readable;
+    const extract = tar.extract();
+    archive.pipe(extract);
+    try {
+      for await (const entry of extract) {
+        const data = entry.header.type === 'file' ? await readAll(entry) : null;
+        return { header: entry.header, data };
+      }
+      throw new SandboxFileError('failed', `The archive of ${path} is empty`);
+    } finally {
+      archive.destroy(); // a directory's archive would otherwise stream the whole tree
+    }
+  }
+
+  private async putArchive(archive: NodeJS.ReadableStream | Buffer, directory: string, path: string): Promise<void> {
+    try {
+      await this.container.putArchive(archive, { path: directory });
+    } catch (error) {
+      throw archiveError(error, path);
+    }
+  }
+
+  private script(script: string, path: string) {
+    return runInContainer(this.container, ['sh', '-c', script, 'sh', path], this.user);
+  }
+
+  private assertSucceeded(result: { exitCode: number; stderr: string }, path: string): void {
+    if (result.exitCode === 0) return;
+    if (result.exitCode === MISSING) throw new SandboxFileError('not_found', `${path} does not exist`);
+    throw new SandboxFileError('failed', `${path}: ${result.stderr.trim() || `exit code ${result.exitCode}`}`);
+  }
+}
+
+function parseFindRecords(output: string): FileInfo[] {
+  const fields = output.split('\0');
+  const records: FileInfo[] = [];
+  for (let start = 0; start + FIELDS <= fields.length; start += FIELDS) {
+    const [type = '', mode = '', uid = '', gid = '', size = '', mtime = '', link = '', path = ''] = fields.slice(
+      start,
+      start + FIELDS,
+    );
+    records.push({
+      path,
+      name: pathName(path),
+      type: fileType(type),
+      size: Number(size),
+      mode: parseInt(mode, 8),
+      uid: Number(uid),
+      gid: Number(gid),
+      mtimeMs: Math.round(Number(mtime) * 1000),
+      linkTarget: type === 'l' ? link : null,
+    });
+  }
+  return records;
+}
+
+function fileType(findType: string): FileType {
+  if (findType === 'f') return 'file';
+  if (findType === 'd') return 'directory';
+  if (findType === 'l') return 'symlink';
+  return 'other';
+}
+
+function archiveError(error: unknown, path: string): Error {
+  if ((error as { statusCode?: number }).statusCode === 404) {
+    return new SandboxFileError('not_found', `${path} does not exist`);
+  }
+  return new SandboxFileError('failed', `${path}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,103 @@
+import type { SandboxSpecInfo } from '../../shared/api/sandbox-specs';
+import type { SettingsService } from '../settings/settings-service';
+import type { DockerImages } from './docker/docker-images';
+
+/** The public default image (OpenHands' default runtime base). */
+export const BUILT_IN_IMAGE = 'nikolaik/python-nodejs:python3.12-nodejs22';
+
+/** What a sandbox is made from: an image and how to run it. */
+export interface SandboxSpec {
+  /** The image reference. */
+  id: string;
+  command: string[];
+  initialEnv: Record<string, string>;
+  workingDir: string;
+  title: string;
+  description: string;
+}
+
+const COMMAND = ['sleep', 'infinity'];
+const INITIAL_ENV = { LANG: 'C.UTF-8' };
+export const WORKING_DIR = '/workspace/project';
+
+function spec(id: string, title: string, description: string): SandboxSpec {
+  return { id, command: COMMAND, initialEnv: INITIAL_ENV, workingDir: WORKING_DIR, title, description };
+}
+
+/**
+ * The sandbox specs: the built-in image (or DOCKHAND_SANDBOX_IMAGE), plus the runtime and base images of the
+ * settings. The default (runtime ?? base ?? built-in) comes first.
+ */
+export class SandboxSpecs {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly images: DockerImages,
+    /** DOCKHAND_SANDBOX_IMAGE or config; null = the public built-in image. */
+    private readonly imageOverride: string | null,
+    private readonly startedAt: Date,
+  ) {}
+
+  list(): SandboxSpec[] {
+    const stored = this.settings.stored();
+    const builtIn = this.imageOverride
+      ? spec(
+          this.imageOverride,
+          'Sandbox image (DOCKHAND_SANDBOX_IMAGE)',
+          'The image named by DOCKHAND_SANDBOX_IMAGE, e.g. the offline image `npm run sandbox:image` builds.',
+        )
+      : spec(
+          BUILT_IN_IMAGE,
+          'Python 3.12 and Node.js 22',
+          'The public default image, pulled from Docker Hub on first use.',
+        );
+    const candidates = [
+      stored?.sandbox_runtime_container_image
+        ? spec(
+            stored.sandbox_runtime_container_image,
+            'Runtime image (settings)',
+            'sandbox_runtime_container_image in the settings.',
+          )
+        : null,
+      stored?.sandbox_base_container_image
+        ? spec(
+            stored.sandbox_base_container_image,
+            'Base image (settings)',
+            'sandbox_base_container_image in the settings.',
+          )
+        : null,
+      builtIn,
+    ];
+    const seen = new Set<string>();
+    return candidates.filter((candidate): candidate is SandboxSpec => {
+      if (!candidate || seen.has(candidate.id)) return false;
+      seen.add(candidate.id);
+      return true;
+    });
+  }
+
+  default(): SandboxSpec {
+    const [first] = this.list();
+    if (!first) throw new Error('No sandbox spec is defined');
+    return first;
+  }
+
+  find(id: string): SandboxSpec | null {
+    return this.list().find((candidate) => candidate.id === id) ?? null;
+  }
+
+  /** The API view: with whether the image is present and any pull under way. */
+  async info(candidate: SandboxSpec): Promise<SandboxSpecInfo> {
+    const image = await this.images.inspect(candidate.id);
+    return {
+      id: candidate.id,
+      command: candidate.command,
+      created_at: image?.Created ? new Date(image.Created).toISOString() : this.startedAt.toISOString(),
+      initial_env: candidate.initialEnv,
+      working_dir: candidate.workingDir,
+      title: candidate.title,
+      description: candidate.description,
+      image_present: image !== null,
+      image_progress: this.images.progress(candidate.id),
+    };
+  }
+}

@@ -1,0 +1,498 @@
+import { randomBytes } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
+import {
+  CONTINUED_PREFIX,
+  NO_COMMAND_FOR_INPUT,
+  NO_COMMAND_FOR_LOGS,
+  STOPPED_SUFFIX,
+  completedSuffix,
+  hardTimeoutSuffix,
+  noChangeSuffix,
+  pythonLine,
+  refusedSuffix,
+  restartedPrefix,
+  shellExitedSuffix,
+  truncationNote,
+  truncationNoteUnsaved,
+  workingDirLine,
+} from './messages';
+import type { PromptMetadata } from './prompt-marker';
+import { INTERRUPT_KEY, commandInput, controlKey, hangUpScript, signalForegroundScript } from './shell-input';
+import { TerminalBuffer } from './terminal-buffer';
+import { cleanTerminalText, cutMiddle } from './terminal-text';
+import type { ShellTransport, Terminal } from './transport';
+
+export interface ShellSessionOptions {
+  /** Without a `timeout`, a command that prints nothing for this long is reported (30 s). */
+  noChangeTimeoutMs?: number;
+  /** Without a `timeout`, the longest wait for one command (120 s). */
+  hardTimeoutMs?: number;
+  /** Stop: how long C-c gets before the foreground process group is sent SIGINT (2 s). */
+  interruptGraceMs?: number;
+  /** Stop: how long SIGINT, then SIGKILL, get before the next step (3 s each). */
+  killGraceMs?: number;
+  /** The longest wait for a new shell's first prompt (30 s). */
+  startTimeoutMs?: number;
+  /** Output longer than this keeps its first and last halves; the whole is saved in the sandbox (30 000). */
+  maxOutputChars?: number;
+  /** Unread output kept in memory: past twice this, the middle is dropped (8 000 000 characters). */
+  maxBufferedChars?: number;
+  /** The directory of the shell that ran before a service restart: start there and say so in the first output. */
+  restoredWorkingDir?: string;
+}
+
+export interface ExecuteRequest {
+  command: string;
+  /** Send `command` to the running process (keys C-c, C-d, C-z, C-\ raw; other text with Enter). */
+  isInput?: boolean;
+  /** Seconds, clamped to 1-600; replaces the no-change rule and the default hard cap. */
+  timeout?: number | null;
+}
+
+export type ShellOutcome =
+  | 'completed'
+  | 'no_change_timeout'
+  | 'hard_timeout'
+  | 'shell_exited'
+  | 'refused'
+  | 'interrupted'
+  | 'error';
+
+/** OpenHands' CmdOutputMetadata; `pid` is the shell's own pid. */
+export interface ShellMetadata {
+  exit_code: number;
+  pid: number;
+  username: string | null;
+  hostname: string | null;
+  working_dir: string | null;
+  py_interpreter_path: string | null;
+  prefix: string;
+  suffix: string;
+}
+
+export interface ShellResult {
+  command: string;
+  outcome: ShellOutcome;
+  /** Cleaned (and possibly truncated) output, without prefix and suffix. */
+  output: string;
+  /** -1 while the command still runs, and for refusals and errors. */
+  exit_code: number;
+  metadata: ShellMetadata;
+}
+
+/** The new shell did not show its first prompt. */
+export class ShellStartError extends Error {
+  constructor(
+    message: string,
+    readonly output: string,
+  ) {
+    super(message);
+    this.name = 'ShellStartError';
+  }
+}
+
+/** The text the agent sees for a result: prefix, output, suffix, then working directory and interpreter. */
+export function observationText(result: ShellResult): string {
+  if (result.outcome === 'error') return result.output;
+  const { prefix, suffix, working_dir, py_interpreter_path } = result.metadata;
+  let text = prefix + result.output + suffix;
+  if (working_dir) text += workingDirLine(working_dir);
+  if (py_interpreter_path) text += pythonLine(py_interpreter_path);
+  return text;
+}
+
+interface Running {
+  command: string;
+  /** Output was reported before, so later output is a continuation. */
+  continued: boolean;
+  /** Text just sent with Enter; the terminal echoes it before any output. */
+  inputEcho: string | null;
+}
+
+interface Limits {
+  noChangeMs: number | null;
+  hardMs: number;
+}
+
+type WaitEnd = 'marker' | 'exit' | 'no_change' | 'hard_timeout' | { stop: Promise<ShellResult> };
+
+const DEFAULTS: Required<Omit<ShellSessionOptions, 'restoredWorkingDir'>> = {
+  noChangeTimeoutMs: 30_000,
+  hardTimeoutMs: 120_000,
+  interruptGraceMs: 2_000,
+  killGraceMs: 3_000,
+  startTimeoutMs: 30_000,
+  maxOutputChars: 30_000,
+  maxBufferedChars: 8_000_000,
+};
+
+/**
+ * One persistent interactive bash for a sandbox: commands run one at a time in the same shell (cwd,
+ * variables and functions persist), each ended by the prompt marker, following agent-behaviour §3.1.
+ */
+export class ShellSession {
+  private readonly options: Required<Omit<ShellSessionOptions, 'restoredWorkingDir'>>;
+  private readonly buffer: TerminalBuffer;
+  private terminal: Terminal | null = null;
+  private generation = 0;
+  private decoder = new StringDecoder('utf8');
+  private collecting = false;
+  private exitCode: number | null = null;
+  private prompt: PromptMetadata | null = null;
+  private running: Running | null = null;
+  private notice = '';
+  private stopping: Promise<ShellResult> | null = null;
+  private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(event: 'data' | 'state') => void>();
+
+  constructor(
+    private readonly transport: ShellTransport,
+    private readonly sessionOptions: ShellSessionOptions = {},
+  ) {
+    const { restoredWorkingDir: _restored, ...limits } = sessionOptions;
+    this.options = { ...DEFAULTS, ...limits };
+    this.buffer = new TerminalBuffer(this.options.maxBufferedChars);
+  }
+
+  /** The last prompt's metadata (null before the shell started). */
+  get metadata(): PromptMetadata | null {
+    return this.prompt;
+  }
+
+  /** Whether a command that timed out is still running. */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  /** Starts the shell now instead of at the first command. */
+  async start(): Promise<void> {
+    await this.serialize(() => this.ensureShell());
+  }
+
+  /** Runs a command, polls (empty command) or sends input; calls wait for each other. */
+  execute(request: ExecuteRequest): Promise<ShellResult> {
+    return this.serialize(() => this.run(request));
+  }
+
+  /**
+   * Stop (§2.7): C-c; without a prompt after the grace, SIGINT to the foreground process group, then
+   * SIGKILL. Resolves with the command's final result, which an `execute` in flight also returns;
+   * null when nothing runs.
+   */
+  interrupt(): Promise<ShellResult | null> {
+    if (this.stopping) return this.stopping;
+    if (!this.running) return Promise.resolve(null);
+    const stopping = this.stop().finally(() => {
+      this.stopping = null;
+    });
+    this.stopping = stopping;
+    this.notify('state');
+    return stopping;
+  }
+
+  /** Ends the shell (SIGHUP, which bash passes on to its jobs) and detaches. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const terminal = this.terminal;
+    if (terminal && this.prompt) await this.transport.run(hangUpScript(this.prompt.pid));
+    terminal?.close();
+    this.detach(129);
+  }
+
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(task);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async run(request: ExecuteRequest): Promise<ShellResult> {
+    this.assertOpen();
+    if (this.stopping) await this.stopping;
+    const text = request.command.trim();
+    if (this.running && this.buffer.marker && !request.isInput && text !== '') {
+      // The command that timed out has finished since; the new one may run.
+      this.prompt = this.buffer.marker;
+      this.finishCommand();
+    }
+    const limits = this.limits(request.timeout);
+    const running = this.running;
+    if (!running) {
+      if (text === '') return this.errorResult(request.command, NO_COMMAND_FOR_LOGS);
+      if (request.isInput) return this.errorResult(request.command, NO_COMMAND_FOR_INPUT);
+      await this.ensureShell();
+      this.startCommand(text);
+      return this.report(await this.waitFor(limits, true), limits, null);
+    }
+    if (!request.isInput && text !== '') return this.refuse(running, text);
+    const key = text === '' ? null : controlKey(text);
+    if (key) this.terminal?.write(key.bytes);
+    else if (text !== '') {
+      running.inputEcho = text;
+      this.terminal?.write(`${text}\r`);
+    }
+    return this.report(await this.waitFor(limits, true), limits, key?.name ?? null);
+  }
+
+  private limits(timeout: number | null | undefined): Limits {
+    if (timeout === null || timeout === undefined || !Number.isFinite(timeout)) {
+      return { noChangeMs: this.options.noChangeTimeoutMs, hardMs: this.options.hardTimeoutMs };
+    }
+    return { noChangeMs: null, hardMs: Math.min(600, Math.max(1, timeout)) * 1000 };
+  }
+
+  private startCommand(command: string): void {
+    const input = commandInput(newId(), command, this.transport.commandDir);
+    this.running = { command, continued: false, inputEcho: null };
+    this.buffer.reset(input.echoEnd);
+    this.collecting = true;
+    this.terminal?.write(input.text);
+  }
+
+  private async report(end: WaitEnd, limits: Limits, keyName: string | null): Promise<ShellResult> {
+    if (typeof end === 'object') return end.stop;
+    const running = this.current();
+    const prefix = this.takeNotice() + (running.continued ? CONTINUED_PREFIX : '');
+    const raw = this.buffer.take();
+    switch (end) {
+      case 'marker': {
+        const exitCode = this.completeCommand();
+        const suffix = completedSuffix(exitCode, keyName);
+        return this.result(running.command, 'completed', await this.render(raw, running), exitCode, prefix, suffix);
+      }
+      case 'exit': {
+        const exitCode = this.exitCode ?? -1;
+        this.finishCommand();
+        const output = await this.render(raw, running);
+        this.assertOpen();
+        await this.startShell(this.prompt?.working_dir ?? null);
+        const suffix = shellExitedSuffix(exitCode, this.prompt?.working_dir ?? '');
+        return this.result(running.command, 'shell_exited', output, exitCode, prefix, suffix);
+      }
+      case 'no_change': {
+        running.continued = true;
+        const suffix = noChangeSuffix((limits.noChangeMs ?? 0) / 1000);
+        return this.result(running.command, 'no_change_timeout', await this.render(raw, running), -1, prefix, suffix);
+      }
+      case 'hard_timeout': {
+        running.continued = true;
+        const suffix = hardTimeoutSuffix(limits.hardMs / 1000);
+        return this.result(running.command, 'hard_timeout', await this.render(raw, running), -1, prefix, suffix);
+      }
+    }
+  }
+
+  private async refuse(running: Running, command: string): Promise<ShellResult> {
+    const output = await this.render(this.buffer.take(), running);
+    return this.result(command, 'refused', output, -1, CONTINUED_PREFIX, refusedSuffix(command));
+  }
+
+  private async stop(): Promise<ShellResult> {
+    const running = this.current();
+    this.terminal?.write(INTERRUPT_KEY);
+    let end = await this.waitFor({ noChangeMs: null, hardMs: this.options.interruptGraceMs }, false);
+    for (const signal of ['INT', 'KILL'] as const) {
+      if (end !== 'hard_timeout') break;
+      if (this.prompt) await this.transport.run(signalForegroundScript(this.prompt.pid, signal));
+      end = await this.waitFor({ noChangeMs: null, hardMs: this.options.killGraceMs }, false);
+    }
+    const prefix = this.takeNotice() + (running.continued ? CONTINUED_PREFIX : '');
+    const raw = this.buffer.take();
+    let exitCode: number;
+    if (end === 'marker') {
+      exitCode = this.completeCommand();
+    } else {
+      // The shell died, or even SIGKILL left it without a prompt: the next command starts a new one.
+      exitCode = end === 'exit' ? (this.exitCode ?? 137) : 137;
+      this.finishCommand();
+      if (end !== 'exit') await this.abandonShell(this.prompt?.pid ?? null);
+    }
+    const output = await this.render(raw, running);
+    return this.result(running.command, 'interrupted', output, exitCode, prefix, STOPPED_SUFFIX);
+  }
+
+  /** Ends the current command at its marker; returns its exit code. */
+  private completeCommand(): number {
+    const marker = this.buffer.marker;
+    if (marker) this.prompt = marker;
+    this.finishCommand();
+    return marker?.exit_code ?? -1;
+  }
+
+  private finishCommand(): void {
+    this.running = null;
+    this.collecting = false;
+    this.buffer.reset(null);
+  }
+
+  private current(): Running {
+    if (!this.running) throw new Error('No command is running.');
+    return this.running;
+  }
+
+  private async ensureShell(): Promise<void> {
+    if (this.terminal && this.exitCode === null) return;
+    const previous = this.prompt?.working_dir ?? this.sessionOptions.restoredWorkingDir ?? null;
+    await this.startShell(previous);
+    if (previous !== null) this.notice = restartedPrefix(this.prompt?.working_dir ?? previous);
+  }
+
+  private async startShell(startDir: string | null): Promise<void> {
+    const generation = ++this.generation;
+    this.exitCode = null;
+    this.decoder = new StringDecoder('utf8');
+    this.buffer.reset(null);
+    this.collecting = true;
+    const terminal = await this.transport.open({
+      startDir,
+      onData: (chunk) => {
+        if (generation === this.generation) this.receive(chunk);
+      },
+      onExit: (exitCode) => {
+        if (generation === this.generation) this.detach(exitCode);
+      },
+    });
+    if (generation === this.generation) this.terminal = terminal;
+    else terminal.close();
+    const end = await this.waitFor({ noChangeMs: null, hardMs: this.options.startTimeoutMs }, false);
+    const marker = this.buffer.marker;
+    if (end !== 'marker' || !marker) {
+      const output = cleanTerminalText(this.buffer.take());
+      if (end !== 'exit') await this.abandonShell(null);
+      this.collecting = false;
+      const reason = end === 'exit' ? `exited with code ${this.exitCode}` : 'showed no prompt';
+      throw new ShellStartError(`The shell ${reason}${output ? `: ${output}` : ''}`, output);
+    }
+    this.prompt = marker;
+    this.collecting = false;
+    this.buffer.reset(null);
+  }
+
+  /** Gives up on a shell that does not answer: kills it (when its pid is known) and forgets its terminal. */
+  private async abandonShell(pid: number | null): Promise<void> {
+    const terminal = this.terminal;
+    this.generation++;
+    this.terminal = null;
+    this.exitCode = null;
+    if (pid !== null) await this.transport.run(`kill -s KILL ${pid} 2>/dev/null; true`);
+    terminal?.close();
+  }
+
+  private detach(exitCode: number): void {
+    this.terminal = null;
+    this.exitCode = exitCode;
+    this.generation++;
+    this.notify('state');
+  }
+
+  private receive(chunk: Buffer): void {
+    if (!this.collecting) return;
+    this.buffer.append(this.decoder.write(chunk));
+    this.notify('data');
+  }
+
+  private notify(event: 'data' | 'state'): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  /** Waits for the marker, the end of the shell, a Stop (when `watchStop`), or a timeout. */
+  private waitFor(limits: Limits, watchStop: boolean): Promise<WaitEnd> {
+    return new Promise((resolve) => {
+      let noChangeTimer: NodeJS.Timeout | undefined;
+      const finish = (end: WaitEnd): void => {
+        clearTimeout(hardTimer);
+        clearTimeout(noChangeTimer);
+        this.listeners.delete(listener);
+        resolve(end);
+      };
+      const settled = (): boolean => {
+        const end: WaitEnd | null = this.buffer.marker
+          ? 'marker'
+          : this.exitCode !== null
+            ? 'exit'
+            : watchStop && this.stopping
+              ? { stop: this.stopping }
+              : null;
+        if (end) finish(end);
+        return end !== null;
+      };
+      const armNoChange = (): void => {
+        if (limits.noChangeMs === null) return;
+        clearTimeout(noChangeTimer);
+        noChangeTimer = setTimeout(() => finish('no_change'), limits.noChangeMs);
+      };
+      const listener = (event: 'data' | 'state'): void => {
+        if (!settled() && event === 'data') armNoChange();
+      };
+      const hardTimer = setTimeout(() => finish('hard_timeout'), limits.hardMs);
+      this.listeners.add(listener);
+      if (!settled()) armNoChange();
+    });
+  }
+
+  /** Cleans raw output, drops the echo of sent input, and truncates it, saving the whole in the sandbox. */
+  private async render(raw: string, running: Running): Promise<string> {
+    let text = cleanTerminalText(raw);
+    if (running.inputEcho !== null && text !== '') {
+      if (text.startsWith(running.inputEcho)) text = text.slice(running.inputEcho.length).replace(/^\n/, '');
+      running.inputEcho = null;
+    }
+    text = text.replace(/\n+$/, '');
+    if (text.length <= this.options.maxOutputChars) return text;
+    const path = `${this.transport.outputDir}/${newId()}.log`;
+    let note: string;
+    try {
+      await this.transport.writeFile(path, Buffer.from(text));
+      note = truncationNote(text.length, path);
+    } catch (error) {
+      note = truncationNoteUnsaved(text.length, error instanceof Error ? error.message : String(error));
+    }
+    return cutMiddle(text, this.options.maxOutputChars, note);
+  }
+
+  private takeNotice(): string {
+    const notice = this.notice;
+    this.notice = '';
+    return notice;
+  }
+
+  private result(
+    command: string,
+    outcome: ShellOutcome,
+    output: string,
+    exitCode: number,
+    prefix: string,
+    suffix: string,
+  ): ShellResult {
+    const prompt = this.prompt;
+    return {
+      command,
+      outcome,
+      output,
+      exit_code: exitCode,
+      metadata: {
+        exit_code: exitCode,
+        pid: prompt?.pid ?? -1,
+        username: prompt?.username ?? null,
+        hostname: prompt?.hostname ?? null,
+        working_dir: prompt?.working_dir ?? null,
+        py_interpreter_path: prompt?.py_interpreter_path || null,
+        prefix,
+        suffix,
+      },
+    };
+  }
+
+  private errorResult(command: string, message: string): ShellResult {
+    return this.result(command, 'error', message, -1, '', '');
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('The shell session is closed.');
+  }
+}
+
+function newId(): string {
+  return randomBytes(6).toString('hex');
+}
