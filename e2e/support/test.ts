@@ -10,12 +10,15 @@ interface Fixtures {
   serviceOptions: ServiceOptions;
   /** A fresh headless service with an empty data folder, stopped with SIGTERM after the test. */
   service: DockhandService;
-  /** Fails the test when the page throws or the Content-Security-Policy blocks something. */
+  /** Set by tests that provoke Content-Security-Policy violations on purpose. */
+  expectCspViolations: boolean;
+  /** Fails the test when the page throws or, unless expected, the Content-Security-Policy blocks something. */
   pageProblems: undefined;
 }
 
 export const test = base.extend<Fixtures>({
   serviceOptions: [{ secrets: 'file' }, { option: true }],
+  expectCspViolations: [false, { option: true }],
   service: async ({ serviceOptions }, use) => {
     const service = await startService(serviceOptions);
     try {
@@ -25,10 +28,11 @@ export const test = base.extend<Fixtures>({
     }
   },
   pageProblems: [
-    async ({ page }, use) => {
+    async ({ page, expectCspViolations }, use) => {
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`Uncaught: ${error.message}`));
       page.on('console', (message) => {
+        if (expectCspViolations) return;
         if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
           problems.push(message.text());
         }

@@ -49,7 +49,7 @@ describe('the main process, wired to a fake Electron', () => {
       }
     }
     for (const [name, value] of savedEnv) {
-      if (value === undefined) delete process.env[name];
+      if (value === undefined) Reflect.deleteProperty(process.env, name);
       else process.env[name] = value;
     }
     rmSync(dataDir, { recursive: true, force: true });

@@ -7,7 +7,13 @@ import { createLogger } from '../../src/service/logger';
 import { valuesFoundInFiles } from '../support/data-folder';
 import { type FakeGitProviders, startFakeGitProviders } from '../support/fake-git-providers';
 import { clearKeychain, probeKeychain } from '../support/keychain';
-import { rawRequest, startTestService, tempDataDir, type TestResponse, type TestService } from '../support/service';
+import {
+  rawRequest,
+  startTestService,
+  tempDataDir,
+  type TestResponse,
+  type TestService,
+} from '../support/service';
 
 const probe = await probeKeychain();
 console.warn(
@@ -90,15 +96,23 @@ describe('secrets never reach the data folder or a response body', () => {
         provider_tokens: { github: { token: GITHUB_TOKEN }, gitlab: { token: GITLAB_TOKEN } },
       }),
     );
-    await expectStatus(201, call('POST', '/api/secrets', { name: 'CANARY', value: SECRET_VALUE, description: 'x' }));
+    await expectStatus(
+      201,
+      call('POST', '/api/secrets', { name: 'CANARY', value: SECRET_VALUE, description: 'x' }),
+    );
 
     // Invalid requests that carry secrets in valid fields must not echo them.
     await expectStatus(422, call('POST', '/api/settings', { llm_api_key: LLM_KEY, max_iterations: 'abc' }));
-    await expectStatus(422, call('POST', '/api/secrets', { name: 'OTHER', value: SECRET_VALUE, colour: 'red' }));
+    await expectStatus(
+      422,
+      call('POST', '/api/secrets', { name: 'OTHER', value: SECRET_VALUE, colour: 'red' }),
+    );
     await expectStatus(409, call('POST', '/api/secrets', { name: 'CANARY', value: SECRET_VALUE }));
     await expectStatus(
       401,
-      call('POST', '/api/add-git-providers', { provider_tokens: { github: { token: `${GITHUB_TOKEN}-bad` } } }),
+      call('POST', '/api/add-git-providers', {
+        provider_tokens: { github: { token: `${GITHUB_TOKEN}-bad` } },
+      }),
     );
     await expectStatus(
       422,
@@ -120,7 +134,10 @@ describe('secrets never reach the data folder or a response body', () => {
     });
     await expectStatus(200, call('POST', '/api/settings', settings.json));
     await expectStatus(200, call('GET', '/api/secrets'));
-    await expectStatus(200, call('PUT', '/api/secrets/CANARY', { name: 'CANARY_RENAMED', description: null }));
+    await expectStatus(
+      200,
+      call('PUT', '/api/secrets/CANARY', { name: 'CANARY_RENAMED', description: null }),
+    );
     for (const route of ['models', 'agents', 'security-analyzers', 'config']) {
       await expectStatus(200, call('GET', `/api/options/${route}`));
     }
@@ -140,7 +157,9 @@ describe('secrets never reach the data folder or a response body', () => {
     await expectStatus(200, call('GET', '/api/settings'));
 
     const values = await svc.service.context.secrets.values();
-    expect(values).toEqual(expect.arrayContaining([LLM_KEY, SEARCH_KEY, GITHUB_TOKEN, GITLAB_TOKEN, SECRET_VALUE, MCP_KEY]));
+    expect(values).toEqual(
+      expect.arrayContaining([LLM_KEY, SEARCH_KEY, GITHUB_TOKEN, GITLAB_TOKEN, SECRET_VALUE, MCP_KEY]),
+    );
 
     const echoed = responses.flatMap(({ request, response }) =>
       SECRETS.filter((secret) => response.text.includes(secret)).map((secret) => `${request}: ${secret}`),
@@ -151,7 +170,11 @@ describe('secrets never reach the data folder or a response body', () => {
     const marker = `/alive?flush-marker=${randomBytes(4).toString('hex')}`;
     await expectStatus(200, call('GET', marker));
     const logFile = path.join(dataDir, LOG_FILE);
-    for (let attempt = 0; attempt < 100 && !(existsSync(logFile) && readFileSync(logFile, 'utf8').includes(marker)); attempt += 1) {
+    for (
+      let attempt = 0;
+      attempt < 100 && !(existsSync(logFile) && readFileSync(logFile, 'utf8').includes(marker));
+      attempt += 1
+    ) {
       await sleep(50);
     }
     const log = readFileSync(logFile, 'utf8');

@@ -52,7 +52,9 @@ describe('dockhand command line', () => {
     const cli = await startServe(['--data-dir', dataDir, '--port', String(port)], env);
     let stopped = false;
     try {
-      expect(cli.banner).toMatch(new RegExp(`^Dockhand is running at http://127\\.0\\.0\\.1:${port}/#key=[A-Za-z0-9_-]{43}$`));
+      expect(cli.banner).toMatch(
+        new RegExp(`^Dockhand is running at http://127\\.0\\.0\\.1:${port}/#key=[A-Za-z0-9_-]{43}$`),
+      );
       expect(cli.port).toBe(port);
       expect(mode(dataDir)).toBe(0o700);
 

@@ -225,7 +225,12 @@ describe('git-provider tokens (/api/add-git-providers, /api/unset-provider-token
             msg: 'Extra inputs are not permitted',
             input: 'repo',
           },
-          { type: 'extra_forbidden', loc: ['body', 'extra'], msg: 'Extra inputs are not permitted', input: 1 },
+          {
+            type: 'extra_forbidden',
+            loc: ['body', 'extra'],
+            msg: 'Extra inputs are not permitted',
+            input: 1,
+          },
         ],
       },
     });

@@ -49,11 +49,17 @@ describe.skipIf(!probe.usable)('the real OS keychain', () => {
 
     const llmKey = 'sk-keychain-llm-key-0001';
     const secretValue = 'keychain-custom-secret-0002';
-    expect(outcome(await svc.api('POST', '/api/settings', { body: { llm_model: 'openai/gpt-4o', llm_api_key: llmKey } }))).toEqual({
+    expect(
+      outcome(
+        await svc.api('POST', '/api/settings', { body: { llm_model: 'openai/gpt-4o', llm_api_key: llmKey } }),
+      ),
+    ).toEqual({
       status: 200,
       body: { message: 'Settings stored' },
     });
-    expect(outcome(await svc.api('POST', '/api/secrets', { body: { name: 'MY_TOKEN', value: secretValue } }))).toEqual({
+    expect(
+      outcome(await svc.api('POST', '/api/secrets', { body: { name: 'MY_TOKEN', value: secretValue } })),
+    ).toEqual({
       status: 201,
       body: { message: 'Secret created successfully' },
     });
@@ -132,7 +138,12 @@ async function expectNamedStateAnd503(
   expect(info.status).toBe(200);
   expect(info.json).toMatchObject({
     secret_storage: 'file',
-    keychain: { backend: 'keychain', state, message: expect.stringContaining(messageStart), fix: expect.any(String) },
+    keychain: {
+      backend: 'keychain',
+      state,
+      message: expect.stringContaining(messageStart),
+      fix: expect.any(String),
+    },
   });
   const { fix } = (info.json as { keychain: { fix: string } }).keychain;
 
@@ -150,8 +161,13 @@ async function expectNamedStateAnd503(
     outcome(await rawRequest(port, 'POST', '/api/secrets', { key, body: { name: 'CANARY', value: canary } })),
   ).toMatchObject({ status: 503, body: { detail } });
   // Settings without secrets can still be stored; reading them needs the keychain for the *_set flags.
-  expect((await rawRequest(port, 'POST', '/api/settings', { key, body: { language: 'en' } })).status).toBe(200);
-  expect(outcome(await rawRequest(port, 'GET', '/api/settings', { key }))).toEqual({ status: 503, body: { detail } });
+  expect((await rawRequest(port, 'POST', '/api/settings', { key, body: { language: 'en' } })).status).toBe(
+    200,
+  );
+  expect(outcome(await rawRequest(port, 'GET', '/api/settings', { key }))).toEqual({
+    status: 503,
+    body: { detail },
+  });
   expect(outcome(await rawRequest(port, 'GET', '/api/secrets', { key }))).toEqual({
     status: 200,
     body: { custom_secrets: [] },
@@ -197,13 +213,20 @@ describe('dockhand serve with a real broken keychain', () => {
 
   it('without a D-Bus session bus: no_session_bus, 503 on secret writes', async () => {
     const dataDir = path.join(root, 'no-bus');
-    const env = cliEnv({ DBUS_SESSION_BUS_ADDRESS: undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined });
+    const env = cliEnv({
+      DBUS_SESSION_BUS_ADDRESS: undefined,
+      DISPLAY: undefined,
+      WAYLAND_DISPLAY: undefined,
+    });
     cli = await startServe(['--data-dir', dataDir, '--port', String(await freePort())], env);
     await expectNamedStateAnd503(cli.port, cli.key, dataDir, 'no_session_bus', 'Cannot autolaunch D-Bus');
   });
 
   const canRunKeyring = onPath('dbus-run-session') && onPath('gnome-keyring-daemon');
-  if (!canRunKeyring) console.warn('Skipping the locked-keyring test: dbus-run-session or gnome-keyring-daemon is not installed');
+  if (!canRunKeyring)
+    console.warn(
+      'Skipping the locked-keyring test: dbus-run-session or gnome-keyring-daemon is not installed',
+    );
 
   it.skipIf(!canRunKeyring)('with a keyring daemon but no unlocked login keyring: locked, 503', async () => {
     const dataDir = path.join(root, 'locked');

@@ -19,7 +19,9 @@ describe('per-key rate limit', () => {
     try {
       const responses: TestResponse[] = [];
       for (let batch = 0; batch < 10; batch += 1) {
-        responses.push(...(await Promise.all(Array.from({ length: 10 }, () => svc.api('GET', '/api/secrets')))));
+        responses.push(
+          ...(await Promise.all(Array.from({ length: 10 }, () => svc.api('GET', '/api/secrets')))),
+        );
         await sleep(100);
       }
       const counts = statusCounts(responses);
@@ -45,7 +47,9 @@ describe('per-key rate limit', () => {
       const started = Date.now();
       for (let tick = 0; tick < 100; tick += 1) {
         // 20 requests every 100 ms, paced against the clock so the rate holds even when a batch is slow.
-        responses.push(...(await Promise.all(Array.from({ length: 20 }, () => svc.api('GET', '/api/settings')))));
+        responses.push(
+          ...(await Promise.all(Array.from({ length: 20 }, () => svc.api('GET', '/api/settings')))),
+        );
         await sleep(Math.max(0, started + (tick + 1) * 100 - Date.now()));
       }
       expect(responses).toHaveLength(2000);

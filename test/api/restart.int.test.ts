@@ -40,7 +40,9 @@ describe('a restart on the same data folder', () => {
     const expectedStorage = probe.usable ? 'keychain' : 'file';
     let settingsBefore: unknown;
     try {
-      expect((await first.api('GET', '/server_info')).json).toMatchObject({ secret_storage: expectedStorage });
+      expect((await first.api('GET', '/server_info')).json).toMatchObject({
+        secret_storage: expectedStorage,
+      });
       const saved = await first.api('POST', '/api/settings', {
         body: {
           llm_model: 'openai/gpt-4o',
@@ -79,7 +81,10 @@ describe('a restart on the same data folder', () => {
       });
       const context = second.service.context;
       expect(await context.secrets.get('llm_api_key')).toBe('sk-restart');
-      expect(await context.providerTokens.token('github')).toEqual({ token: GITHUB_TOKEN, host: providers.host });
+      expect(await context.providerTokens.token('github')).toEqual({
+        token: GITHUB_TOKEN,
+        host: providers.host,
+      });
       expect(await context.customSecrets.values()).toEqual({ MY_TOKEN: 's3cr3t-restart' });
       expect((await context.settings.mcpConfig())?.sse_servers).toEqual([
         { url: 'http://127.0.0.1:9/sse', api_key: 'mcp-restart' },

@@ -21,7 +21,9 @@ describe('custom secrets (/api/secrets)', () => {
 
   it('creates, lists (never values), renames, re-describes and deletes a secret', async () => {
     expect(await list()).toEqual({ status: 200, body: { custom_secrets: [] } });
-    expect(await create({ name: 'MY_TOKEN', value: 's3cr3t-v4lue', description: 'for the API' })).toEqual(CREATED);
+    expect(await create({ name: 'MY_TOKEN', value: 's3cr3t-v4lue', description: 'for the API' })).toEqual(
+      CREATED,
+    );
     expect(await create({ name: '_other', value: 'v' })).toEqual(CREATED);
 
     const listed = await svc.api('GET', '/api/secrets');
@@ -37,12 +39,19 @@ describe('custom secrets (/api/secrets)', () => {
     expect(listed.text).not.toContain('s3cr3t-v4lue');
 
     expect(
-      outcome(await svc.api('PUT', '/api/secrets/MY_TOKEN', { body: { name: 'API_TOKEN', description: null } })),
+      outcome(
+        await svc.api('PUT', '/api/secrets/MY_TOKEN', { body: { name: 'API_TOKEN', description: null } }),
+      ),
     ).toEqual({ status: 200, body: { message: 'Secret updated successfully' } });
-    expect(await svc.service.context.customSecrets.values()).toEqual({ API_TOKEN: 's3cr3t-v4lue', _other: 'v' });
+    expect(await svc.service.context.customSecrets.values()).toEqual({
+      API_TOKEN: 's3cr3t-v4lue',
+      _other: 'v',
+    });
 
     expect(
-      outcome(await svc.api('PUT', '/api/secrets/API_TOKEN', { body: { name: 'API_TOKEN', description: 'd2' } })),
+      outcome(
+        await svc.api('PUT', '/api/secrets/API_TOKEN', { body: { name: 'API_TOKEN', description: 'd2' } }),
+      ),
     ).toEqual({ status: 200, body: { message: 'Secret updated successfully' } });
     expect((await list()).body).toEqual({
       custom_secrets: [
@@ -142,18 +151,33 @@ describe('custom secrets (/api/secrets)', () => {
       [{ name: 'A' }, [{ type: 'missing', loc: ['body', 'value'], msg: 'Field required', input: null }]],
       [
         { name: 'A', value: 'v', colour: 'red' },
-        [{ type: 'extra_forbidden', loc: ['body', 'colour'], msg: 'Extra inputs are not permitted', input: 'red' }],
+        [
+          {
+            type: 'extra_forbidden',
+            loc: ['body', 'colour'],
+            msg: 'Extra inputs are not permitted',
+            input: 'red',
+          },
+        ],
       ],
       [
         { name: 7, value: ['v'] },
         [
           { type: 'string_type', loc: ['body', 'name'], msg: 'Input should be a valid string', input: 7 },
-          { type: 'string_type', loc: ['body', 'value'], msg: 'Input should be a valid string', input: ['v'] },
+          {
+            type: 'string_type',
+            loc: ['body', 'value'],
+            msg: 'Input should be a valid string',
+            input: ['v'],
+          },
         ],
       ],
     ];
     for (const [body, detail] of cases) {
-      expect(await create(body), JSON.stringify(body).slice(0, 80)).toEqual({ status: 422, body: { detail } });
+      expect(await create(body), JSON.stringify(body).slice(0, 80)).toEqual({
+        status: 422,
+        body: { detail },
+      });
     }
     const tooLong = await create({ name: 'A', value: 'v'.repeat(65_537) });
     expect(tooLong.status).toBe(422);
@@ -162,12 +186,17 @@ describe('custom secrets (/api/secrets)', () => {
       ctx: { max_length: 65_536 },
     });
     expect(await create({ name: 'A', value: 'v'.repeat(65_536) })).toEqual(CREATED);
-    expect(
-      outcome(await svc.api('PUT', '/api/secrets/A', { body: { name: 'A', value: 'new' } })),
-    ).toEqual({
+    expect(outcome(await svc.api('PUT', '/api/secrets/A', { body: { name: 'A', value: 'new' } }))).toEqual({
       status: 422,
       body: {
-        detail: [{ type: 'extra_forbidden', loc: ['body', 'value'], msg: 'Extra inputs are not permitted', input: 'new' }],
+        detail: [
+          {
+            type: 'extra_forbidden',
+            loc: ['body', 'value'],
+            msg: 'Extra inputs are not permitted',
+            input: 'new',
+          },
+        ],
       },
     });
   });

@@ -28,14 +28,19 @@ describe('authentication, Host, Origin and request bodies', () => {
         ['GET', '/server_info'],
         ['POST', '/api/session-api-key/rotate'],
       ] as const) {
-        expect(outcome(await svc.api(method, path, { key: null })), `${method} ${path}`).toEqual(UNAUTHORIZED);
+        expect(outcome(await svc.api(method, path, { key: null })), `${method} ${path}`).toEqual(
+          UNAUTHORIZED,
+        );
         expect(outcome(await svc.api(method, path, { key: `${svc.key}x` }))).toEqual(UNAUTHORIZED);
       }
     });
 
     it('checks the key before routing: unknown /api paths are 401 unkeyed and 404 keyed', async () => {
       expect(outcome(await svc.api('GET', '/api/nope', { key: null }))).toEqual(UNAUTHORIZED);
-      expect(outcome(await svc.api('GET', '/api/nope'))).toEqual({ status: 404, body: { detail: 'Not Found' } });
+      expect(outcome(await svc.api('GET', '/api/nope'))).toEqual({
+        status: 404,
+        body: { detail: 'Not Found' },
+      });
       expect(outcome(await svc.api('GET', '/api/v1/nope'))).toEqual({
         status: 404,
         body: { detail: 'Not Found' },
@@ -106,7 +111,12 @@ describe('authentication, Host, Origin and request bodies', () => {
       });
 
     it('answers a preflight from a local origin with 204 and the allowed methods and headers', async () => {
-      for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080', 'http://[::1]:3000', 'app://dockhand']) {
+      for (const origin of [
+        'http://localhost:5173',
+        'http://127.0.0.1:8080',
+        'http://[::1]:3000',
+        'app://dockhand',
+      ]) {
         const response = await preflight(origin);
         expect(response.status, origin).toBe(204);
         expect(response.text).toBe('');
@@ -122,7 +132,12 @@ describe('authentication, Host, Origin and request bodies', () => {
     });
 
     it('refuses a preflight from any other origin, null included', async () => {
-      for (const origin of ['https://evil.example', 'http://localhost.evil.example', 'https://localhost:5173', 'null']) {
+      for (const origin of [
+        'https://evil.example',
+        'http://localhost.evil.example',
+        'https://localhost:5173',
+        'null',
+      ]) {
         const response = await preflight(origin);
         expect(outcome(response), origin).toEqual({ status: 403, body: { detail: 'Origin not allowed' } });
         expect(response.headers['access-control-allow-origin']).toBeUndefined();
@@ -181,7 +196,11 @@ describe('authentication, Host, Origin and request bodies', () => {
     });
 
     it('answers a body that is not JSON with 415', async () => {
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ]) {
         expect(outcome(await post('/api/secrets', 'name=A&value=b', type)), type).toEqual({
           status: 415,
           body: { detail: 'Unsupported Media Type: the body must be application/json' },

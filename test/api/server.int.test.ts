@@ -52,7 +52,10 @@ describe('server routes, options and OpenAPI', () => {
   });
 
   it('answers the open probes without a key', async () => {
-    expect(outcome(await svc.api('GET', '/alive', { key: null }))).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(outcome(await svc.api('GET', '/alive', { key: null }))).toEqual({
+      status: 200,
+      body: { status: 'ok' },
+    });
     expect(outcome(await svc.api('GET', '/health', { key: null }))).toEqual({ status: 200, body: 'OK' });
   });
 
@@ -62,7 +65,10 @@ describe('server routes, options and OpenAPI', () => {
     expect(response.json).toMatchObject({
       uptime: expect.any(Number),
       version: '1.0.0',
-      docker: { available: expect.any(Boolean), error: expect.toSatisfy((e) => e === null || typeof e === 'string') },
+      docker: {
+        available: expect.any(Boolean),
+        error: expect.toSatisfy((e) => e === null || typeof e === 'string'),
+      },
       secret_storage: 'memory',
       keychain: { backend: 'memory', state: 'ok', message: null, fix: null },
       running_conversations: expect.any(Number),
@@ -74,7 +80,10 @@ describe('server routes, options and OpenAPI', () => {
   });
 
   it('lists the options', async () => {
-    expect(outcome(await svc.api('GET', '/api/options/agents'))).toEqual({ status: 200, body: ['CodeActAgent'] });
+    expect(outcome(await svc.api('GET', '/api/options/agents'))).toEqual({
+      status: 200,
+      body: ['CodeActAgent'],
+    });
     expect(outcome(await svc.api('GET', '/api/options/security-analyzers'))).toEqual({
       status: 200,
       body: ['rules', 'llm'],
@@ -101,7 +110,10 @@ describe('server routes, options and OpenAPI', () => {
     expect(response.status).toBe(200);
     const doc = response.json as {
       openapi: string;
-      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+      >;
       components: { securitySchemes: unknown };
     };
     expect(doc.openapi).toBe('3.1.0');
@@ -127,7 +139,10 @@ describe('server routes, options and OpenAPI', () => {
       maximum: 10_000,
     });
     expect(settings.properties.confirmation_mode).toEqual({ type: ['boolean', 'null'] });
-    expect(settings.properties.max_budget_per_task).toEqual({ type: ['number', 'null'], exclusiveMinimum: 0 });
+    expect(settings.properties.max_budget_per_task).toEqual({
+      type: ['number', 'null'],
+      exclusiveMinimum: 0,
+    });
   });
 
   it('rotates the session key: the new key works at once and the old one never again', async () => {

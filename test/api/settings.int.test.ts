@@ -72,7 +72,11 @@ describe('settings (GET/POST /api/settings)', () => {
 
   it('stores the LLM key in the secret store and reports only llm_api_key_set', async () => {
     expect(await save({ llm_model: 'openai/gpt-4o', llm_api_key: 'sk-t' })).toEqual(STORED);
-    expect(await view()).toMatchObject({ llm_model: 'openai/gpt-4o', llm_api_key: null, llm_api_key_set: true });
+    expect(await view()).toMatchObject({
+      llm_model: 'openai/gpt-4o',
+      llm_api_key: null,
+      llm_api_key_set: true,
+    });
     expect(await svc.service.context.secrets.get('llm_api_key')).toBe('sk-t');
 
     expect(await save({ llm_model: 'x/y' })).toEqual(STORED);
@@ -121,7 +125,9 @@ describe('settings (GET/POST /api/settings)', () => {
       user_consents_to_analytics: false,
     });
 
-    expect(await save({ llm_model: null, llm_base_url: '', user_consents_to_analytics: true })).toEqual(STORED);
+    expect(await save({ llm_model: null, llm_base_url: '', user_consents_to_analytics: true })).toEqual(
+      STORED,
+    );
     expect(await view()).toMatchObject({
       language: null,
       llm_model: 'anthropic/claude-sonnet-4-5-20250929',
@@ -149,7 +155,12 @@ describe('settings (GET/POST /api/settings)', () => {
 
   it('accepts lax numbers and booleans like pydantic', async () => {
     expect(
-      await save({ max_iterations: '120', confirmation_mode: 'yes', max_budget_per_task: '2.5', v1_enabled: 0 }),
+      await save({
+        max_iterations: '120',
+        confirmation_mode: 'yes',
+        max_budget_per_task: '2.5',
+        v1_enabled: 0,
+      }),
     ).toEqual(STORED);
     expect(await view()).toMatchObject({
       max_iterations: 120,
@@ -338,7 +349,9 @@ describe('settings (GET/POST /api/settings)', () => {
       });
 
       expect(
-        await save({ mcp_config: { sse_servers: [{ url: sse, api_key: null }], shttp_servers: [], stdio_servers: [] } }),
+        await save({
+          mcp_config: { sse_servers: [{ url: sse, api_key: null }], shttp_servers: [], stdio_servers: [] },
+        }),
       ).toEqual(STORED);
       expect((await view()).mcp_config).toEqual({
         sse_servers: [{ url: sse, api_key: null }],
@@ -350,7 +363,9 @@ describe('settings (GET/POST /api/settings)', () => {
     });
 
     it('accepts a bare URL string as an SSE server and fills defaults', async () => {
-      expect(await save({ mcp_config: { sse_servers: [sse], shttp_servers: [{ url: shttp }] } })).toEqual(STORED);
+      expect(await save({ mcp_config: { sse_servers: [sse], shttp_servers: [{ url: shttp }] } })).toEqual(
+        STORED,
+      );
       expect((await view()).mcp_config).toEqual({
         sse_servers: [{ url: sse, api_key: null }],
         shttp_servers: [{ url: shttp, api_key: null, timeout: 60 }],

@@ -41,7 +41,10 @@ export async function probeKeychain(): Promise<KeychainProbe> {
   }
   return store.status.state === 'ok'
     ? { usable: true }
-    : { usable: false, reason: `the OS keychain is not usable (${store.status.state}): ${store.status.message}` };
+    : {
+        usable: false,
+        reason: `the OS keychain is not usable (${store.status.state}): ${store.status.message}`,
+      };
 }
 
 /** Every Dockhand item in the OS keychain, account -> value. */
@@ -54,5 +57,6 @@ export async function keychainItems(): Promise<Record<string, string>> {
 /** Removes every Dockhand item from the (throwaway) OS keychain. */
 export async function clearKeychain(): Promise<void> {
   const keytar = await loadKeytar();
-  for (const account of Object.keys(await keychainItems())) await keytar.deletePassword(SERVICE_NAME, account);
+  for (const account of Object.keys(await keychainItems()))
+    await keytar.deletePassword(SERVICE_NAME, account);
 }

@@ -2,7 +2,7 @@ import type { AddGitProvidersRequest } from '../../shared/api/git-providers';
 import { GIT_PROVIDERS, type GitProvider } from '../../shared/api/settings';
 import { ValidationFailed } from '../http/validation';
 import type { SecretStore } from '../secrets/secret-store';
-import type { Db } from '../storage/database';
+import type { Db, Statement } from '../storage/database';
 import { DEFAULT_HOSTS, type ProviderApiBase, verifyToken } from './provider-api';
 
 export interface StoredProvider {
@@ -18,16 +18,21 @@ export function tokenAccount(provider: GitProvider): string {
 
 /** Git-provider tokens: tokens in the secret store, hosts and user ids in SQLite. */
 export class ProviderTokenService {
+  /** Prepared once: every settings read lists the providers. */
+  private readonly selectProviders: Statement;
+
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretStore,
     private readonly apiBase: ProviderApiBase,
-  ) {}
+  ) {
+    this.selectProviders = db.prepare(
+      'SELECT provider, host, user_id FROM provider_tokens ORDER BY provider',
+    );
+  }
 
   list(): StoredProvider[] {
-    return this.db
-      .prepare('SELECT provider, host, user_id FROM provider_tokens ORDER BY provider')
-      .all() as StoredProvider[];
+    return this.selectProviders.all() as StoredProvider[];
   }
 
   /** `{provider: host|null}` for every provider with a stored token. */

@@ -17,7 +17,7 @@ export interface SandboxSpec {
 }
 
 const COMMAND = ['sleep', 'infinity'];
-const INITIAL_ENV = { LANG: 'C.UTF-8' };
+export const INITIAL_ENV: Record<string, string> = { LANG: 'C.UTF-8' };
 export const WORKING_DIR = '/workspace/project';
 
 function spec(id: string, title: string, description: string): SandboxSpec {

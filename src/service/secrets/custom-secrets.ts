@@ -1,7 +1,7 @@
 import { type CustomSecretInfo, MAX_CUSTOM_SECRETS } from '../../shared/api/secrets';
 import { httpError } from '../http/errors';
 import { ValidationFailed } from '../http/validation';
-import type { Db } from '../storage/database';
+import type { Db, Statement } from '../storage/database';
 import type { SecretStore } from './secret-store';
 
 export function secretAccount(name: string): string {
@@ -10,15 +10,18 @@ export function secretAccount(name: string): string {
 
 /** The user's custom secrets: names and descriptions in SQLite, values in the secret store. */
 export class CustomSecretService {
+  /** Prepared once: listed on every secrets read and every sandbox command. */
+  private readonly selectSecrets: Statement;
+
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretStore,
-  ) {}
+  ) {
+    this.selectSecrets = db.prepare('SELECT name, description FROM custom_secrets ORDER BY name');
+  }
 
   list(): CustomSecretInfo[] {
-    return this.db
-      .prepare('SELECT name, description FROM custom_secrets ORDER BY name')
-      .all() as CustomSecretInfo[];
+    return this.selectSecrets.all() as CustomSecretInfo[];
   }
 
   /** Name -> value of every secret, for the environment of sandbox commands. */

@@ -23,7 +23,8 @@ export class SecretStoreUnavailable extends HttpError {
   constructor(readonly storeStatus: SecretStoreStatus) {
     const reason = storeStatus.message ?? storeStatus.state;
     super(503, {
-      detail: `Secret storage is not available (${storeStatus.state}): ${reason}. ${storeStatus.fix ?? ''}`.trim(),
+      detail:
+        `Secret storage is not available (${storeStatus.state}): ${reason}. ${storeStatus.fix ?? ''}`.trim(),
     });
   }
 }

@@ -1,7 +1,7 @@
 import { MASKED_API_KEY, type MCPConfig } from '../../shared/api/mcp';
 import type { Settings, SettingsUpdate } from '../../shared/api/settings';
 import type { SecretStore } from '../secrets/secret-store';
-import type { Db } from '../storage/database';
+import type { Db, Statement } from '../storage/database';
 import type { ProviderTokenService } from '../git/provider-tokens';
 
 /** Settings fields whose stored value is kept when a POST sends null or omits them. */
@@ -33,16 +33,20 @@ function serverUrls(config: MCPConfig | null | undefined): string[] {
 
 /** Loads and stores the one local user's settings, with secrets in the secret store. */
 export class SettingsService {
+  /** Prepared once: every settings read runs it. */
+  private readonly selectSettings: Statement;
+
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretStore,
     private readonly providerTokens: ProviderTokenService,
-  ) {}
+  ) {
+    this.selectSettings = db.prepare('SELECT data FROM settings WHERE id = 1');
+  }
 
   /** The stored settings, or null when never saved. */
   stored(): StoredSettings | null {
-    const row = this.db.prepare('SELECT data FROM settings WHERE id = 1').get() as
-      { data: string } | undefined;
+    const row = this.selectSettings.get() as { data: string } | undefined;
     return row ? (JSON.parse(row.data) as StoredSettings) : null;
   }
 

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations';
 
 export type Db = Database.Database;
+export type Statement = Database.Statement;
 
 export const DATABASE_FILE = 'dockhand.db';
 

@@ -61,4 +61,17 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       CREATE INDEX sandboxes_by_created ON sandboxes (created_at DESC, id);
     `,
   },
+  {
+    version: 4,
+    name: 'editor undo history',
+    sql: `
+      CREATE TABLE edit_history (
+        conversation_id TEXT NOT NULL,
+        path TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        content BLOB,
+        PRIMARY KEY (conversation_id, path, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

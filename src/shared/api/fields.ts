@@ -64,7 +64,11 @@ function toBool(value: unknown, ctx: z.RefinementCtx): unknown {
     });
     return z.NEVER;
   }
-  ctx.addIssue({ code: 'custom', params: issue('bool_type', 'Input should be a valid boolean'), input: value });
+  ctx.addIssue({
+    code: 'custom',
+    params: issue('bool_type', 'Input should be a valid boolean'),
+    input: value,
+  });
   return z.NEVER;
 }
 

@@ -11,7 +11,14 @@ export const ServerInfo = z.object({
     error: z.string().nullable(),
     /** Extensions: the named cause and its fix (null when available), the engine's API version. */
     cause: z
-      .enum(['not_installed', 'not_running', 'permission_denied', 'engine_too_old', 'misconfigured', 'not_responding'])
+      .enum([
+        'not_installed',
+        'not_running',
+        'permission_denied',
+        'engine_too_old',
+        'misconfigured',
+        'not_responding',
+      ])
       .nullable(),
     fix: z.string().nullable(),
     api_version: z.string().nullable(),

@@ -1,4 +1,10 @@
-import { streamText, type LanguageModel, type LanguageModelUsage } from 'ai';
+import {
+  streamText,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type TextStreamPart,
+  type ToolSet,
+} from 'ai';
 import { LlmTimeout } from './llm-errors';
 import type { LlmToolCall } from './llm-types';
 import type { PreparedCall } from './request-preparation';
@@ -57,7 +63,7 @@ function watchdog(controller: AbortController, timing: LlmTiming) {
   };
 }
 
-type StreamPart = ReturnType<typeof streamText>['stream'] extends AsyncIterable<infer P> ? P : never;
+type StreamPart = TextStreamPart<ToolSet>;
 type FinishStepPart = Extract<StreamPart, { type: 'finish-step' }>;
 
 /** Gathers the parts of a streamed reply: text, tool calls with their raw arguments, the finish. */

@@ -37,7 +37,7 @@ export function loginUser(passwd: string): string | null {
   return chosen?.name ?? null;
 }
 
-function isRoot(user: string): boolean {
+export function isRootUser(user: string): boolean {
   return /^(root|0)(:.*)?$/.test(user);
 }
 
@@ -133,7 +133,7 @@ export class DockerImages {
         () => true,
         () => false,
       );
-      if (configuredUser) return { user: isRoot(configuredUser) ? null : configuredUser, hasBash };
+      if (configuredUser) return { user: isRootUser(configuredUser) ? null : configuredUser, hasBash };
       const passwd = await probe
         .getArchive({ path: '/etc/passwd' })
         .then(readArchivedFile)

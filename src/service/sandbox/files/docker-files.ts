@@ -97,7 +97,7 @@ export class DockerSandboxFiles implements SandboxFiles {
       bytes,
     );
     pack.finalize();
-    await this.putArchive(pack, posix.dirname(target), path);
+    await this.putArchive(await readAll(pack), posix.dirname(target), path);
   }
 
   async list(directory: string): Promise<FileInfo[]> {
@@ -131,7 +131,7 @@ export class DockerSandboxFiles implements SandboxFiles {
     }
   }
 
-  private async firstEntry(path: string): Promise<{ header: tar.Headers; data: Buffer | null }> {
+  private async firstEntry(path: string): Promise<{ header: tar.Header; data: Buffer | null }> {
     const archive = (await this.download(path)) as Readable;
     const extract = tar.extract();
     archive.pipe(extract);
@@ -202,8 +202,8 @@ function archiveError(error: unknown, path: string): Error {
   return new SandboxFileError('failed', `${path}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-async function readAll(stream: AsyncIterable<Buffer>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
+async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Uint8Array);
   return Buffer.concat(chunks);
 }

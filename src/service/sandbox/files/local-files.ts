@@ -7,6 +7,9 @@ import * as tar from 'tar-stream';
 import { SandboxFileError, type FileInfo, type SandboxFiles, type WriteOptions } from './sandbox-files';
 import { pathName, sandboxPath } from './sandbox-path';
 
+type ArchiveEntry = AsyncIterable<unknown> & { header: tar.Header; resume(): unknown };
+type ArchiveSink = ReturnType<tar.Pack['entry']>;
+
 /** Files of the process provider: the sandbox is this machine, so sandbox paths are host paths. */
 export class LocalSandboxFiles implements SandboxFiles {
   async read(path: string): Promise<Buffer> {
@@ -55,6 +58,7 @@ export class LocalSandboxFiles implements SandboxFiles {
     const root = sandboxPath(directory);
     const extract = tar.extract();
     const source = Buffer.isBuffer(archive) ? Readable.from([archive]) : archive;
+    source.on('error', (error: Error) => extract.destroy(error));
     source.pipe(extract);
     try {
       await mkdir(root, { recursive: true });
@@ -78,7 +82,7 @@ export class LocalSandboxFiles implements SandboxFiles {
       () => pack.finalize(),
       (error: unknown) => pack.destroy(error instanceof Error ? error : new Error(String(error))),
     );
-    return pack;
+    return Readable.from(pack, { objectMode: false });
   }
 }
 
@@ -99,7 +103,7 @@ async function describe(path: string, follow: boolean): Promise<FileInfo> {
 }
 
 /** Writes one archive entry below root, refusing names that leave it and links on the way. */
-async function extractEntry(root: string, entry: tar.Entry): Promise<void> {
+async function extractEntry(root: string, entry: ArchiveEntry): Promise<void> {
   const { header } = entry;
   const name = posix.normalize(header.name).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
   if (name.startsWith('/') || name === '..' || name.startsWith('../')) {
@@ -161,10 +165,20 @@ async function addToArchive(pack: tar.Pack, path: string, name: string): Promise
   } else if (info.isSymbolicLink()) {
     pack.entry({ ...header, type: 'symlink', linkname: await readlink(path) });
   } else if (info.isFile()) {
-    const sink = pack.entry({ ...header, type: 'file', size: info.size });
-    await pipeline(createReadStream(path), sink);
+    await addFile(pack.entry({ ...header, type: 'file', size: info.size }), path);
   }
   // Sockets, FIFOs and devices have no content to archive.
+}
+
+/** Streams a file into an archive entry, with backpressure. */
+async function addFile(sink: ArchiveSink, path: string): Promise<void> {
+  for await (const chunk of createReadStream(path)) {
+    if (!sink.write(chunk)) await new Promise((resolve) => sink.once('drain', resolve));
+  }
+  await new Promise<void>((resolve, reject) => {
+    sink.once('error', reject);
+    sink.end(() => resolve());
+  });
 }
 
 async function statOrNull(path: string): Promise<Stats | null> {

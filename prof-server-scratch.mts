@@ -1,0 +1,10 @@
+import { createService } from '/work/main/src/service/index';
+import { createLogger } from '/work/main/src/service/logger';
+import { MemorySecretStore } from '/work/main/src/service/secrets/memory-store';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+const dataDir = mkdtempSync('/tmp/dockhand-prof-');
+const service = await createService({ dataDir, port: 0, logger: createLogger(dataDir, 'info'), secretStore: new MemorySecretStore(), rateLimitPerSecond: 1e9 });
+const headers = { 'X-Session-API-Key': service.context.sessionKey.current };
+await fetch(`${service.url}/api/settings`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ llm_model: 'openai/gpt-4o', llm_api_key: 'x' }) });
+writeFileSync('/tmp/scratch/prof-target', JSON.stringify({ url: `${service.url}/api/settings`, key: headers['X-Session-API-Key'] }));
+setTimeout(async () => { await service.close(); process.exit(0); }, 9000);

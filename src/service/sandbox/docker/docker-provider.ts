@@ -1,0 +1,249 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Docker from 'dockerode';
+import type { Logger } from 'pino';
+import { containerName, volumeName } from '../sandbox-id';
+import {
+  type CreateRequest,
+  type DockerTarget,
+  type ObservedState,
+  SandboxFailure,
+  type SandboxProvider,
+} from '../sandbox-provider';
+import type { SandboxRecord } from '../sandbox-store';
+import {
+  APP_PORTS,
+  containerOptions,
+  exposedUrls,
+  type NetworkMode,
+  type SandboxLimits,
+  WORKSPACE_DIR,
+} from './container-options';
+import { statusOf } from './container-state';
+import { dockerErrorText, dockerStatusCode, ignoringGone } from './docker-errors';
+import { DockerEventWatcher } from './docker-events';
+import { type DockerImages, isRootUser } from './docker-images';
+import { type DockerConnection, reasonText } from './docker-status';
+import { LABEL } from './labels';
+
+/** §14: a sandbox whose probe keeps failing this long goes to ERROR. */
+const PROBE_FAILURE_LIMIT_MS = 30_000;
+const PROBE_INTERVAL_MS = 250;
+const STOP_TIMEOUT_S = 10;
+
+export interface DockerProviderConfig {
+  network: NetworkMode;
+  limits: SandboxLimits;
+  allowSudo: boolean;
+}
+
+const REMOVED_OUTSIDE: ObservedState = {
+  status: 'MISSING',
+  error: 'The container was removed outside Dockhand',
+  exposedUrls: [],
+};
+
+/** Runs `command` in the container and returns its exit code. */
+async function execExitCode(container: Docker.Container, command: string[], user?: string): Promise<number> {
+  const exec = await container.exec({
+    Cmd: command,
+    AttachStdout: true,
+    AttachStderr: true,
+    ...(user ? { User: user } : {}),
+  });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  await new Promise<void>((resolve, reject) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', reject);
+    stream.resume();
+  });
+  return (await exec.inspect()).ExitCode ?? -1;
+}
+
+/**
+ * Sandboxes as Docker containers (`dockhand-<id>`) with a named volume at /workspace, kept live from the
+ * engine's events. Only containers labelled with this install's id are ever touched.
+ */
+export class DockerSandboxProvider implements SandboxProvider {
+  readonly kind = 'docker' as const;
+  readonly isolated = true;
+  private watcher: DockerEventWatcher | null = null;
+
+  constructor(
+    private readonly connection: DockerConnection,
+    private readonly images: DockerImages,
+    private readonly instanceId: string,
+    private readonly config: DockerProviderConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  async ensureAvailable(): Promise<void> {
+    await this.connection.require();
+  }
+
+  async create(request: CreateRequest): Promise<ObservedState> {
+    const { id, spec, signal } = request;
+    const docker = await this.connection.require();
+    await this.images.ensure(spec.id, signal);
+    signal.throwIfAborted();
+    const contents = await this.images.contents(spec.id);
+    if (!contents.hasBash) {
+      throw new SandboxFailure(`Image ${spec.id} has no /bin/bash; choose an image that provides it.`);
+    }
+    const container = await docker.createContainer(
+      containerOptions({
+        sandboxId: id,
+        instanceId: this.instanceId,
+        spec,
+        user: contents.user,
+        ...this.config,
+      }),
+    );
+    request.onCreated(container.id);
+    signal.throwIfAborted();
+    await container.start();
+    // The first probe also hands /workspace (a fresh volume) and the working dir to the sandbox's user.
+    const firstProbe = contents.user
+      ? {
+          command: ['sh', '-c', 'mkdir -p "$1" && chown "$2" "$0" "$1"', WORKSPACE_DIR, spec.workingDir, contents.user],
+          user: '0',
+        }
+      : { command: ['true'] };
+    return this.waitUntilReady(container, firstProbe);
+  }
+
+  async pause(record: SandboxRecord): Promise<void> {
+    const found = await this.ownContainer(record.id);
+    if (found?.info.State.Status === 'running') await ignoringGone(() => found.container.pause());
+  }
+
+  async resume(record: SandboxRecord): Promise<ObservedState> {
+    const found = await this.ownContainer(record.id);
+    if (!found) return REMOVED_OUTSIDE;
+    const state = found.info.State.Status;
+    if (state === 'paused') await found.container.unpause();
+    else if (state !== 'running') await found.container.start();
+    return this.waitUntilReady(found.container, { command: ['true'] });
+  }
+
+  async remove(record: SandboxRecord): Promise<void> {
+    const found = await this.ownContainer(record.id);
+    if (found) {
+      const { container, info } = found;
+      if (info.State.Status === 'paused') await ignoringGone(() => container.unpause());
+      await ignoringGone(() => container.stop({ t: STOP_TIMEOUT_S }));
+      await ignoringGone(() => container.remove({ force: true }));
+    }
+    const volume = this.connection.client.getVolume(volumeName(record.id));
+    const volumeInfo = await volume.inspect().catch((error: unknown) => {
+      if (dockerStatusCode(error) === 404) return null;
+      throw error;
+    });
+    if (volumeInfo && volumeInfo.Labels?.[LABEL.instance] === this.instanceId) {
+      await ignoringGone(() => volume.remove());
+    }
+  }
+
+  async observe(record: SandboxRecord): Promise<ObservedState> {
+    let found: Awaited<ReturnType<DockerSandboxProvider['ownContainer']>>;
+    try {
+      found = await this.ownContainer(record.id);
+    } catch (error) {
+      const diagnosis = await this.connection.diagnose();
+      if ('apiVersion' in diagnosis) throw error;
+      return { status: 'ERROR', error: `Docker is not available: ${reasonText(diagnosis)}`, exposedUrls: [] };
+    }
+    if (!found) return REMOVED_OUTSIDE;
+    const { status, error } = statusOf(found.info.State);
+    if (found.info.State.Status !== 'running') return { status, error, exposedUrls: [] };
+    return this.waitUntilReady(found.container, { command: ['true'] });
+  }
+
+  watch(changed: (sandboxId: string | null) => void): void {
+    this.watcher = new DockerEventWatcher(
+      this.connection,
+      this.instanceId,
+      { changed, connectionChanged: () => changed(null) },
+      this.logger,
+    );
+    this.watcher.start();
+  }
+
+  async target(record: SandboxRecord): Promise<DockerTarget> {
+    const found = await this.ownContainer(record.id);
+    if (!found) throw new SandboxFailure(REMOVED_OUTSIDE.error ?? 'The container is missing');
+    const config = found.info.Config;
+    return {
+      kind: 'docker',
+      sandboxId: record.id,
+      docker: this.connection.client,
+      container: containerName(record.id),
+      user: config.User && !isRootUser(config.User) ? config.User : null,
+      workspaceDir: WORKSPACE_DIR,
+      workingDir: config.WorkingDir || WORKSPACE_DIR,
+      env: Object.fromEntries(
+        (config.Env ?? []).map((entry) => {
+          const at = entry.indexOf('=');
+          return [entry.slice(0, at), entry.slice(at + 1)];
+        }),
+      ),
+      appPorts: { ...APP_PORTS },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.watcher?.close();
+  }
+
+  /** The sandbox's container with its inspect data, or null when it is gone or not this install's. */
+  private async ownContainer(sandboxId: string) {
+    const container = this.connection.client.getContainer(containerName(sandboxId));
+    let info: Docker.ContainerInspectInfo;
+    try {
+      info = await container.inspect();
+    } catch (error) {
+      if (dockerStatusCode(error) === 404) return null;
+      throw error;
+    }
+    const labels = info.Config.Labels ?? {};
+    if (labels[LABEL.instance] !== this.instanceId || labels[LABEL.sandboxId] !== sandboxId) return null;
+    return { container, info };
+  }
+
+  /**
+   * Probes with `docker exec` until a probe passes, then reports RUNNING with the published ports. A probe
+   * that runs and fails, a container that stops, or 30 s of probes that cannot run end in SandboxFailure.
+   */
+  private async waitUntilReady(
+    container: Docker.Container,
+    probe: { command: string[]; user?: string },
+  ): Promise<ObservedState> {
+    const deadline = Date.now() + PROBE_FAILURE_LIMIT_MS;
+    for (;;) {
+      let lastError: string;
+      try {
+        const exitCode = await execExitCode(container, probe.command, probe.user);
+        if (exitCode === 0) break;
+        throw new SandboxFailure(`The sandbox's readiness probe failed (exit code ${exitCode})`);
+      } catch (error) {
+        if (error instanceof SandboxFailure) throw error;
+        lastError = dockerErrorText(error);
+      }
+      const info = await container.inspect();
+      if (info.State.Status !== 'running') {
+        const exit = info.State.OOMKilled ? 'out of memory' : `exit code ${info.State.ExitCode}`;
+        throw new SandboxFailure(`The sandbox stopped while starting (${exit})`);
+      }
+      if (Date.now() > deadline) {
+        throw new SandboxFailure(`The sandbox did not become ready within 30 s: ${lastError}`);
+      }
+      await sleep(PROBE_INTERVAL_MS);
+    }
+    const info = await container.inspect();
+    return {
+      status: 'RUNNING',
+      error: null,
+      exposedUrls: exposedUrls(info.HostConfig.NetworkMode as NetworkMode, info.NetworkSettings.Ports),
+    };
+  }
+}

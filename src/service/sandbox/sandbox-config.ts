@@ -1,0 +1,51 @@
+import { DEFAULT_LIMITS, type NetworkMode, type SandboxLimits } from './docker/container-options';
+import type { SandboxProviderKind } from './sandbox-provider';
+
+export interface SandboxConfig {
+  /** Forces the provider of new sandboxes (DOCKHAND_SANDBOX_PROVIDER); null = the `sandbox_provider` setting. */
+  provider: SandboxProviderKind | null;
+  /** Replaces the built-in image (DOCKHAND_SANDBOX_IMAGE), e.g. the offline `dockhand/sandbox:<version>`. */
+  image: string | null;
+  /** Docker network of new sandboxes (DOCKHAND_SANDBOX_NETWORK): bridge for users, none or host for tests. */
+  network: NetworkMode;
+  limits: SandboxLimits;
+  /** Whether the sandbox user may use sudo (then `no-new-privileges` is not set). */
+  allowSudo: boolean;
+  /** Pause a RUNNING sandbox unused this long (DOCKHAND_SANDBOX_IDLE_PAUSE_S); 0 = never. */
+  idlePauseSeconds: number;
+  /** What happens to live sandboxes when the service closes: paused (default, §18) or left running. */
+  onClose: 'pause' | 'leave';
+}
+
+const PROVIDERS = ['docker', 'process'] as const;
+const NETWORKS = ['bridge', 'none', 'host'] as const;
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined || value === '') return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new Error(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+}
+
+function seconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number of seconds`);
+  return parsed;
+}
+
+/** The sandbox configuration: explicit options first, then the environment, then the defaults. */
+export function resolveSandboxConfig(
+  options: Partial<SandboxConfig> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SandboxConfig {
+  return {
+    provider: options.provider ?? oneOf('DOCKHAND_SANDBOX_PROVIDER', env.DOCKHAND_SANDBOX_PROVIDER, PROVIDERS) ?? null,
+    image: options.image ?? (env.DOCKHAND_SANDBOX_IMAGE || null),
+    network: options.network ?? oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ?? 'bridge',
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    allowSudo: options.allowSudo ?? true,
+    idlePauseSeconds:
+      options.idlePauseSeconds ?? seconds('DOCKHAND_SANDBOX_IDLE_PAUSE_S', env.DOCKHAND_SANDBOX_IDLE_PAUSE_S) ?? 900,
+    onClose: options.onClose ?? 'pause',
+  };
+}

@@ -1,0 +1,110 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalSandboxFiles } from '../files/local-files';
+import { bashrc } from './prompt-marker';
+import { pauseProcessTree, resumeProcessTree } from './process-tree';
+import { shellQuote } from './shell-input';
+import type { OneOffResult, OpenTerminalOptions, ShellTransport, Terminal } from './transport';
+
+export interface ProcessShellTransportOptions {
+  /** Where bash starts. */
+  workingDir: string;
+  /** bash's whole environment (this process's by default; TERM defaults to xterm-256color). */
+  env?: NodeJS.ProcessEnv;
+  /** Holds the rcfile and the cmd/ and out/ folders (<tmpdir>/dockhand). */
+  stateDir?: string;
+}
+
+const files = new LocalSandboxFiles();
+
+const COLUMNS = 1000;
+const ROWS = 50;
+
+/**
+ * The shell as bash on this machine, on a real TTY from util-linux `script` (Linux). The wrapper is
+ * its own process group; pause() and resume() act on the whole tree, jobs included.
+ */
+export class ProcessShellTransport implements ShellTransport {
+  readonly commandDir: string;
+  readonly outputDir: string;
+  private readonly rcfile: string;
+  private child: ChildProcessWithoutNullStreams | null = null;
+
+  constructor(private readonly options: ProcessShellTransportOptions) {
+    const stateDir = options.stateDir ?? join(tmpdir(), 'dockhand');
+    this.commandDir = join(stateDir, 'cmd');
+    this.outputDir = join(stateDir, 'out');
+    this.rcfile = join(stateDir, 'bashrc');
+  }
+
+  /** The pid of the TTY wrapper (also its process group id) while a shell runs, else null. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  async open({ startDir, onData, onExit }: OpenTerminalOptions): Promise<Terminal> {
+    await mkdir(this.commandDir, { recursive: true });
+    await mkdir(this.outputDir, { recursive: true });
+    await writeFile(this.rcfile, bashrc());
+    const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', ...(this.options.env ?? process.env) };
+    // script runs its -c command with $SHELL.
+    env.SHELL = '/bin/bash';
+    delete env.DOCKHAND_START_DIR;
+    if (startDir) env.DOCKHAND_START_DIR = startDir;
+    const command = `stty cols ${COLUMNS} rows ${ROWS}; exec /bin/bash --rcfile ${shellQuote(this.rcfile)} -i`;
+    const child = spawn('script', ['-q', '-f', '-e', '-c', command, '/dev/null'], {
+      cwd: this.options.workingDir,
+      env,
+      detached: true,
+    });
+    await once(child, 'spawn');
+    const pid = child.pid ?? 0;
+    let exited = false;
+    this.child = child;
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    // Input written after the shell ended has nowhere to go; the end itself is reported by 'close'.
+    child.stdin.on('error', () => undefined);
+    child.once('close', (code, signal) => {
+      exited = true;
+      if (this.child === child) this.child = null;
+      onExit(code ?? 128 + (signal ? constants.signals[signal] : 0));
+    });
+    return {
+      write: (data) => {
+        if (!exited) child.stdin.write(data);
+      },
+      close: () => {
+        child.stdin.end();
+        if (!exited) process.kill(-pid, 'SIGTERM');
+      },
+    };
+  }
+
+  run(script: string): Promise<OneOffResult> {
+    return new Promise((resolve, reject) => {
+      execFile('/bin/sh', ['-c', script], { env: this.options.env ?? process.env }, (error, stdout, stderr) => {
+        const code = error ? error.code : 0;
+        if (typeof code !== 'number') reject(error ?? new Error('sh did not start'));
+        else resolve({ exitCode: code, output: stdout + stderr });
+      });
+    });
+  }
+
+  writeFile(path: string, data: Buffer): Promise<void> {
+    return files.write(path, data);
+  }
+
+  /** Stops the wrapper, bash and every job (SIGSTOP), parents first. */
+  async pause(): Promise<void> {
+    if (this.child?.pid) await pauseProcessTree(this.child.pid);
+  }
+
+  /** Continues everything pause() stopped. */
+  async resume(): Promise<void> {
+    if (this.child?.pid) await resumeProcessTree(this.child.pid);
+  }
+}
