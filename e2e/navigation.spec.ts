@@ -56,4 +56,5 @@ test('Home sends a first-time user to Settings and shows that there are no conve
   await page.getByRole('link', { name: 'Home', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Connect a language model' })).toHaveCount(0);
   await expect(page.getByText('ollama/qwen2.5-coder')).toBeVisible();
+  await screenshot(page, 'home-configured');
 });

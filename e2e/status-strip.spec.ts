@@ -2,6 +2,12 @@ import { ServerInfo } from '../src/shared/api/server';
 import { screenshot } from './support/screenshots';
 import { expect, test } from './support/test';
 
+/** A message from /server_info as the page shows it: `backticked` parts become code, without the ticks. */
+function shownText(message: string | null): string {
+  expect(message, 'a message from /server_info').not.toBeNull();
+  return (message ?? '').replaceAll('`', '');
+}
+
 test('the status strip shows the Docker state and where secrets are stored', async ({ page, service }) => {
   const info = ServerInfo.parse((await service.api('GET', '/server_info')).body);
   await page.goto(service.link);
@@ -37,12 +43,13 @@ test.describe('with no Docker engine and no reachable keychain', () => {
     await expect(items.filter({ hasText: 'Docker not running' })).toBeVisible();
     await expect(items.filter({ hasText: 'Keychain unavailable' })).toBeVisible();
     const docker = status.getByRole('note', { name: 'Sandboxes cannot start until Docker is available' });
-    await expect(docker).toContainText(info.docker.error ?? 'missing error');
-    await expect(docker).toContainText(`Fix: ${info.docker.fix ?? 'missing fix'}`);
+    await expect(docker).toContainText(shownText(info.docker.error));
+    await expect(docker).toContainText(`Fix: ${shownText(info.docker.fix)}`);
 
     const keychain = status.getByRole('note', { name: 'API keys and secrets cannot be saved' });
-    await expect(keychain).toContainText(info.keychain.message ?? 'missing message');
-    await expect(keychain).toContainText(`Fix: ${info.keychain.fix ?? 'missing fix'}`);
+    await expect(keychain).toContainText(shownText(info.keychain.message));
+    await expect(keychain).toContainText(`Fix: ${shownText(info.keychain.fix)}`);
+    await expect(keychain.locator('code').first()).toBeVisible();
     await expect(status).not.toContainText('{"');
     await screenshot(page, 'status-problems');
 

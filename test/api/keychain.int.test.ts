@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -175,6 +175,11 @@ async function expectNamedStateAnd503(
 
   expect(valuesFoundInFiles(dataDir, [canary])).toEqual([]);
   expect(existsSync(path.join(dataDir, 'secrets.json'))).toBe(false);
+  // Only the session key falls back to a 0600 file, so that the service stays usable.
+  const keyFile = path.join(dataDir, 'session-api-key');
+  expect(readFileSync(keyFile, 'utf8').trim()).toBe(key);
+  expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+  expect(statSync(dataDir).mode & 0o777).toBe(0o700);
 }
 
 describe('a broken keychain is named, answered with 503, and never replaced by plain text', () => {

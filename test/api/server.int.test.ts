@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports';
 import { rawRequest, startTestService, type TestResponse, type TestService } from '../support/service';
 
 function outcome(response: TestResponse) {
@@ -105,6 +108,33 @@ describe('server routes, options and OpenAPI', () => {
     expect(names).toEqual([...new Set(names)].sort());
   });
 
+  it('adds the models a configured OpenAI-compatible server lists, and ignores one that is down', async () => {
+    const modelServer = createServer((req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      if (req.url === '/v1/models') res.end(JSON.stringify({ data: [{ id: 'dockhand-local-model' }] }));
+      else res.writeHead(404).end('{}');
+    });
+    await new Promise<void>((resolve) => modelServer.listen(0, '127.0.0.1', resolve));
+    const { port } = modelServer.address() as AddressInfo;
+    const models = async (llmBaseUrl: string) => {
+      const saved = await svc.api('POST', '/api/settings', {
+        body: { llm_model: 'openai/gpt-4o', llm_base_url: llmBaseUrl },
+      });
+      expect(saved.status).toBe(200);
+      const response = await svc.api('GET', '/api/options/models');
+      expect(response.status).toBe(200);
+      return response.json as string[];
+    };
+    try {
+      expect(await models(`http://127.0.0.1:${port}/v1`)).toContain('openai/dockhand-local-model');
+      const down = await models(`http://127.0.0.1:${await freePort()}/v1`);
+      expect(down).toContain('openai/gpt-4o');
+      expect(down).not.toContain('openai/dockhand-local-model');
+    } finally {
+      await new Promise<void>((resolve) => modelServer.close(() => resolve()));
+    }
+  });
+
   it('serves an OpenAPI 3.1 document without a key, listing every route with typed request schemas', async () => {
     const response = await svc.api('GET', '/api/openapi.json', { key: null });
     expect(response.status).toBe(200);
@@ -143,6 +173,21 @@ describe('server routes, options and OpenAPI', () => {
       type: ['number', 'null'],
       exclusiveMinimum: 0,
     });
+  });
+
+  it('uses a fixed session key from the environment setting without persisting it', async () => {
+    const fixed = 'fixed-session-key-for-tests';
+    const pinned = await startTestService({ sessionApiKey: fixed });
+    try {
+      expect(pinned.key).toBe(fixed);
+      expect((await pinned.api('GET', '/server_info')).json).toMatchObject({ secret_storage: 'environment' });
+      expect(await pinned.service.context.secrets.get('session-api-key')).toBeNull();
+    } finally {
+      await pinned.close();
+    }
+    await expect(startTestService({ sessionApiKey: 'too-short' })).rejects.toThrow(
+      'DOCKHAND_SESSION_API_KEY must be at least 16 characters',
+    );
   });
 
   it('rotates the session key: the new key works at once and the old one never again', async () => {

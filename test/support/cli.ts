@@ -23,17 +23,19 @@ export function ensureCliBuilt(): void {
   execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-/** The test process's environment without the variables that would steer the CLI. */
+const STEERING = ['DOCKHAND_SECRETS', 'DOCKHAND_SESSION_API_KEY', 'DOCKHAND_DATA_DIR', 'DOCKHAND_PORT'];
+
+/**
+ * The test process's environment without the variables that would steer the CLI, with `overrides`
+ * applied (`undefined` removes a variable).
+ */
 export function cliEnv(overrides: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DOCKHAND_SECRETS', 'DOCKHAND_SESSION_API_KEY', 'DOCKHAND_DATA_DIR', 'DOCKHAND_PORT']) {
-    delete env[name];
-  }
-  for (const [name, value] of Object.entries(overrides)) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  return env;
+  const merged = { ...process.env, ...overrides };
+  return Object.fromEntries(
+    Object.entries(merged).filter(
+      ([name, value]) => value !== undefined && (!STEERING.includes(name) || name in overrides),
+    ),
+  );
 }
 
 export interface CliResult {

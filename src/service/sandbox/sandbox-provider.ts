@@ -82,7 +82,7 @@ export interface SandboxProvider {
   ensureAvailable(): Promise<void>;
   /** Creates and starts the sandbox; resolves once it is ready (RUNNING), or throws. */
   create(request: CreateRequest): Promise<ObservedState>;
-  pause(record: SandboxRecord): Promise<void>;
+  pause(record: SandboxRecord): Promise<ObservedState>;
   /** Unpauses (or starts) the sandbox; resolves once it is ready again. */
   resume(record: SandboxRecord): Promise<ObservedState>;
   /** Stops the sandbox and removes it with its workspace. */

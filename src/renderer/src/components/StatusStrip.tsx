@@ -1,6 +1,7 @@
 import { useServerInfo } from '../api/queries';
 import { describeDocker, describeSecrets, type Diagnosis } from '../diagnostics';
 import { Notice } from './Notice';
+import { TextWithCode } from './TextWithCode';
 
 function StatusItem({ diagnosis }: { diagnosis: Diagnosis }) {
   return (
@@ -56,10 +57,12 @@ export function StatusStrip() {
         ({ tone, label, problem }) =>
           problem && (
             <Notice key={label} tone={tone} title={problem.headline}>
-              <p>{problem.cause}</p>
+              <p>
+                <TextWithCode text={problem.cause} />
+              </p>
               {problem.fix && (
                 <p>
-                  <strong>Fix:</strong> {problem.fix}
+                  <strong>Fix:</strong> <TextWithCode text={problem.fix} />
                 </p>
               )}
             </Notice>

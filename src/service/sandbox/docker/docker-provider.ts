@@ -112,9 +112,11 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.waitUntilReady(container, firstProbe);
   }
 
-  async pause(record: SandboxRecord): Promise<void> {
+  async pause(record: SandboxRecord): Promise<ObservedState> {
     const found = await this.ownContainer(record.id);
-    if (found?.info.State.Status === 'running') await ignoringGone(() => found.container.pause());
+    if (!found) return REMOVED_OUTSIDE;
+    if (found.info.State.Status === 'running') await found.container.pause();
+    return { status: 'PAUSED', error: null, exposedUrls: [] };
   }
 
   async resume(record: SandboxRecord): Promise<ObservedState> {
@@ -154,8 +156,11 @@ export class DockerSandboxProvider implements SandboxProvider {
       return { status: 'ERROR', error: `Docker is not available: ${reasonText(diagnosis)}`, exposedUrls: [] };
     }
     if (!found) return REMOVED_OUTSIDE;
-    const { status, error } = statusOf(found.info.State);
-    if (found.info.State.Status !== 'running') return { status, error, exposedUrls: [] };
+    const state = found.info.State;
+    // Created but never started (Dockhand stopped in between): resume starts it.
+    if (state.Status === 'created') return { status: 'PAUSED', error: null, exposedUrls: [] };
+    const { status, error } = statusOf(state);
+    if (state.Status !== 'running') return { status, error, exposedUrls: [] };
     return this.waitUntilReady(found.container, { command: ['true'] });
   }
 

@@ -8,7 +8,6 @@ import { SandboxFileError, type FileInfo, type SandboxFiles, type WriteOptions }
 import { pathName, sandboxPath } from './sandbox-path';
 
 type ArchiveEntry = AsyncIterable<unknown> & { header: tar.Header; resume(): unknown };
-type ArchiveSink = ReturnType<tar.Pack['entry']>;
 
 /** Files of the process provider: the sandbox is this machine, so sandbox paths are host paths. */
 export class LocalSandboxFiles implements SandboxFiles {
@@ -165,19 +164,25 @@ async function addToArchive(pack: tar.Pack, path: string, name: string): Promise
   } else if (info.isSymbolicLink()) {
     pack.entry({ ...header, type: 'symlink', linkname: await readlink(path) });
   } else if (info.isFile()) {
-    await addFile(pack.entry({ ...header, type: 'file', size: info.size }), path);
+    await addFile(pack, { ...header, type: 'file', size: info.size }, path);
   }
   // Sockets, FIFOs and devices have no content to archive.
 }
 
 /** Streams a file into an archive entry, with backpressure. */
-async function addFile(sink: ArchiveSink, path: string): Promise<void> {
-  for await (const chunk of createReadStream(path)) {
-    if (!sink.write(chunk)) await new Promise((resolve) => sink.once('drain', resolve));
-  }
-  await new Promise<void>((resolve, reject) => {
-    sink.once('error', reject);
-    sink.end(() => resolve());
+function addFile(pack: tar.Pack, header: Parameters<tar.Pack["entry"]>[0], path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
+    const copy = async (): Promise<void> => {
+      for await (const chunk of createReadStream(path)) {
+        if (!sink.write(chunk)) await new Promise<void>((drained) => sink.once('drain', () => drained()));
+      }
+      sink.end(undefined);
+    };
+    copy().catch((error: unknown) => {
+      sink.destroy(error instanceof Error ? error : new Error(String(error)));
+      reject(error);
+    });
   });
 }
 

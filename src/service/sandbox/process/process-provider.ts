@@ -67,8 +67,9 @@ export class ProcessSandboxProvider implements SandboxProvider {
     return { status: 'RUNNING', error: null, exposedUrls };
   }
 
-  async pause(record: SandboxRecord): Promise<void> {
+  async pause(record: SandboxRecord): Promise<ObservedState> {
     this.groups.stop(record.id);
+    return { status: 'PAUSED', error: null, exposedUrls: record.exposedUrls };
   }
 
   async resume(record: SandboxRecord): Promise<ObservedState> {

@@ -1,0 +1,406 @@
+import type { Logger } from 'pino';
+import type { SandboxInfo, SandboxStatus } from '../../shared/api/sandboxes';
+import type { SessionKey } from '../secrets/session-key';
+import { DEFAULTS, type SettingsService } from '../settings/settings-service';
+import { dockerErrorText } from './docker/docker-errors';
+import { KeyedQueue } from './keyed-queue';
+import { decodeCursor, encodeCursor } from './page-cursor';
+import type { SandboxConfig } from './sandbox-config';
+import { sandboxBroken, sandboxNotFound, sandboxNotRunning, tooManyLiveSandboxes } from './sandbox-errors';
+import { isSandboxId, newSandboxId } from './sandbox-id';
+import { sandboxKey } from './sandbox-key';
+import {
+  type ObservedState,
+  SandboxFailure,
+  type SandboxProvider,
+  type SandboxProviderKind,
+  type SandboxTarget,
+} from './sandbox-provider';
+import type { SandboxSpec } from './sandbox-specs';
+import type { SandboxRecord, SandboxStore } from './sandbox-store';
+
+/** The conversations' side of a sandbox, registered by whoever runs conversations. */
+export interface SandboxUsers {
+  /** Whether every conversation on the sandbox is idle, so it may be paused to make room or when idle. */
+  isIdle(sandboxId: string): boolean;
+  /** Stops the loops of the sandbox's conversations before it is paused or deleted. */
+  release(sandboxId: string, reason: 'pause' | 'delete'): Promise<void>;
+}
+
+const NO_USERS: SandboxUsers = { isIdle: () => true, release: async () => {} };
+
+/** A sandbox whose status changed; `deleted` once it is gone. */
+export interface SandboxChangeEvent {
+  sandbox: SandboxInfo;
+  deleted: boolean;
+}
+
+export interface SandboxServiceDeps {
+  store: SandboxStore;
+  providers: Record<SandboxProviderKind, SandboxProvider>;
+  settings: SettingsService;
+  sessionKey: SessionKey;
+  config: SandboxConfig;
+  logger: Logger;
+}
+
+const ADMISSION = 'admission';
+const LIVE: SandboxStatus[] = ['STARTING', 'RUNNING'];
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function failureText(error: unknown): string {
+  return error instanceof SandboxFailure ? error.message : `The sandbox failed: ${dockerErrorText(error)}`;
+}
+
+/**
+ * The sandboxes: their records, the state machine of §14, the live-sandbox cap, idle pausing,
+ * reconciliation with what the providers see, and the targets commands run in.
+ * Operations on one sandbox run one at a time, in order.
+ */
+export class SandboxService {
+  private readonly queue = new KeyedQueue();
+  private readonly starting = new Map<string, AbortController>();
+  private readonly listeners = new Set<(event: SandboxChangeEvent) => void>();
+  private users: SandboxUsers = NO_USERS;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: SandboxServiceDeps) {}
+
+  /** Reconciles the records with what the providers see, then keeps them live. */
+  async start(): Promise<void> {
+    for (const provider of Object.values(this.deps.providers)) {
+      provider.watch((sandboxId) => {
+        if (sandboxId) void this.refresh(sandboxId);
+        else void this.reconcile(provider.kind);
+      });
+    }
+    await this.reconcile();
+    const idle = this.deps.config.idlePauseSeconds;
+    if (idle > 0) {
+      this.idleTimer = setInterval(() => void this.pauseIdle(), Math.min(60, idle) * 1000);
+      this.idleTimer.unref();
+    }
+  }
+
+  /** Registers the conversations' side (idle check, stopping loops). */
+  setUsers(users: SandboxUsers): void {
+    this.users = users;
+  }
+
+  /** Calls `listener` on every status change; returns the function that unsubscribes. */
+  onChange(listener: (event: SandboxChangeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The provider new sandboxes get: DOCKHAND_SANDBOX_PROVIDER, else the `sandbox_provider` setting. */
+  providerKind(): SandboxProviderKind {
+    return this.deps.config.provider ?? this.deps.settings.stored()?.sandbox_provider ?? 'docker';
+  }
+
+  maxLive(): number {
+    return this.deps.settings.stored()?.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes;
+  }
+
+  /** STARTING and RUNNING sandboxes. */
+  liveCount(): number {
+    return this.deps.store.countLive();
+  }
+
+  find(id: string): SandboxInfo | null {
+    const record = isSandboxId(id) ? this.deps.store.get(id) : null;
+    return record ? this.info(record) : null;
+  }
+
+  get(id: string): SandboxInfo {
+    return this.info(this.record(id));
+  }
+
+  /** Newest first; MISSING sandboxes only when asked for by status. */
+  search(query: { pageId?: string | null; limit: number; status?: SandboxStatus }) {
+    const after = query.pageId ? (decodeCursor(query.pageId, 2) as [string, string]) : null;
+    const records = this.deps.store.page({
+      after,
+      limit: query.limit + 1,
+      ...(query.status ? { status: query.status } : {}),
+    });
+    const items = records.slice(0, query.limit);
+    const last = items.at(-1);
+    return {
+      items: items.map((record) => this.info(record)),
+      next_page_id: records.length > query.limit && last ? encodeCursor([last.createdAt, last.id]) : null,
+    };
+  }
+
+  /**
+   * Creates a sandbox from `spec` and starts it in the background: the answer is STARTING. Beyond the live
+   * cap the least recently used idle RUNNING sandbox is paused first, else 409.
+   */
+  async create(spec: SandboxSpec): Promise<SandboxInfo> {
+    const provider = this.deps.providers[this.providerKind()];
+    await provider.ensureAvailable();
+    const record = await this.admit(null, () => {
+      const createdAt = now();
+      const created: SandboxRecord = {
+        id: newSandboxId(),
+        provider: provider.kind,
+        specId: spec.id,
+        status: 'STARTING',
+        error: null,
+        containerId: null,
+        exposedUrls: [],
+        createdAt,
+        lastUsedAt: createdAt,
+      };
+      this.deps.store.insert(created);
+      return created;
+    });
+    const controller = new AbortController();
+    this.starting.set(record.id, controller);
+    void this.queue
+      .run(record.id, () => this.startNew(record, spec, provider, controller.signal))
+      .finally(() => this.starting.delete(record.id));
+    this.emit(record);
+    return this.info(record);
+  }
+
+  /** Resolves once the operations queued for the sandbox (e.g. its start) have finished. */
+  async settled(id: string): Promise<SandboxInfo> {
+    await this.queue.settled(id);
+    return this.get(id);
+  }
+
+  /** Pauses a sandbox (idempotent); its conversations' loops are stopped first. */
+  async pause(id: string): Promise<void> {
+    const record = this.usable(id);
+    await this.deps.providers[record.provider].ensureAvailable();
+    await this.queue.run(id, () => this.pauseNow(id));
+  }
+
+  /** Resumes a sandbox (idempotent) and waits until it is RUNNING; may pause another to make room. */
+  async resume(id: string): Promise<void> {
+    const record = this.usable(id);
+    await this.deps.providers[record.provider].ensureAvailable();
+    await this.queue.run(id, () => this.resumeNow(id));
+  }
+
+  /** The sandbox RUNNING: waits for its start, resumes it when paused; 409 when it cannot run. */
+  async ensureRunning(id: string): Promise<SandboxInfo> {
+    await this.queue.settled(id);
+    if (this.record(id).status !== 'RUNNING') await this.resume(id);
+    return this.get(id);
+  }
+
+  /** Stops and removes the sandbox with its workspace, then forgets it. */
+  async delete(id: string): Promise<void> {
+    const record = this.record(id);
+    await this.deps.providers[record.provider].ensureAvailable();
+    this.starting.get(id)?.abort(new SandboxFailure('The sandbox was deleted while it was starting'));
+    await this.queue.run(id, async () => {
+      const current = this.deps.store.get(id);
+      if (!current) return;
+      await this.users.release(id, 'delete');
+      await this.deps.providers[current.provider].remove(current);
+      this.deps.store.delete(id);
+      this.emit({ ...current, status: 'MISSING', error: 'Deleted' }, true);
+    });
+  }
+
+  /** Marks the sandbox as used now (for least-recently-used eviction and idle pausing). */
+  touch(id: string): void {
+    this.deps.store.touch(id, now());
+  }
+
+  /** Where commands of a RUNNING sandbox run (for the shell and file operations). */
+  async target(id: string): Promise<SandboxTarget> {
+    const record = this.record(id);
+    if (record.status !== 'RUNNING') throw sandboxNotRunning(id, record.status);
+    this.touch(id);
+    return this.deps.providers[record.provider].target(record);
+  }
+
+  /** Stops watching; pauses live sandboxes unless configured to leave them running. */
+  async close(): Promise<void> {
+    if (this.idleTimer) clearInterval(this.idleTimer);
+    for (const controller of this.starting.values()) {
+      controller.abort(new SandboxFailure('Dockhand was closed while the sandbox was starting'));
+    }
+    await Promise.all(Object.values(this.deps.providers).map((provider) => provider.close()));
+    if (this.deps.config.onClose === 'pause') {
+      const live = this.deps.store.all().filter((record) => LIVE.includes(record.status));
+      await Promise.all(
+        live.map((record) =>
+          this.queue.run(record.id, () => this.pauseNow(record.id)).catch((error: unknown) => {
+            this.deps.logger.warn({ sandbox: record.id, err: error }, 'Could not pause the sandbox at close');
+          }),
+        ),
+      );
+    }
+    await this.queue.allSettled();
+  }
+
+  private record(id: string): SandboxRecord {
+    const record = isSandboxId(id) ? this.deps.store.get(id) : null;
+    if (!record) throw sandboxNotFound(id);
+    return record;
+  }
+
+  /** The record, or 409 when it is in ERROR or MISSING (only delete is allowed then). */
+  private usable(id: string): SandboxRecord {
+    const record = this.record(id);
+    if (record.status === 'ERROR' || record.status === 'MISSING') {
+      throw sandboxBroken(id, record.status, record.error);
+    }
+    return record;
+  }
+
+  private info(record: SandboxRecord): SandboxInfo {
+    const running = record.status === 'RUNNING';
+    return {
+      id: record.id,
+      created_by_user_id: null,
+      sandbox_spec_id: record.specId,
+      status: record.status,
+      session_api_key: running ? sandboxKey(this.deps.sessionKey.current, record.id) : null,
+      exposed_urls: running ? record.exposedUrls : null,
+      created_at: record.createdAt,
+      provider: record.provider,
+      isolated: this.deps.providers[record.provider].isolated,
+      error: record.error,
+    };
+  }
+
+  private emit(record: SandboxRecord, deleted = false): void {
+    const event = { sandbox: this.info(record), deleted };
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.deps.logger.error({ err: error }, 'A sandbox listener failed');
+      }
+    }
+  }
+
+  /** Stores what a provider observed; emits when the status changed. */
+  private apply(id: string, observed: ObservedState): void {
+    const record = this.deps.store.get(id);
+    if (!record) return;
+    const next: SandboxRecord = { ...record, ...observed };
+    if (
+      next.status === record.status &&
+      next.error === record.error &&
+      JSON.stringify(next.exposedUrls) === JSON.stringify(record.exposedUrls)
+    ) {
+      return;
+    }
+    this.deps.store.update(id, observed);
+    if (next.status !== record.status) {
+      this.deps.logger.info({ sandbox: id, from: record.status, to: next.status, error: next.error }, 'sandbox status');
+    }
+    this.emit(next);
+  }
+
+  /**
+   * Runs `admit` (which makes a sandbox live) when the live count is under the cap, pausing least recently
+   * used idle RUNNING sandboxes first when it is not. One admission at a time, so the count stays true.
+   */
+  private admit<T>(resuming: string | null, admit: () => T): Promise<T> {
+    return this.queue.run(ADMISSION, async () => {
+      const max = this.maxLive();
+      const tried = new Set<string>(resuming ? [resuming] : []);
+      while (this.deps.store.countLive() >= max) {
+        const victim = this.deps.store
+          .runningByLastUse()
+          .find((record) => !tried.has(record.id) && this.users.isIdle(record.id));
+        if (!victim) throw tooManyLiveSandboxes(max);
+        tried.add(victim.id);
+        this.deps.logger.info({ sandbox: victim.id, max }, 'Pausing the least recently used sandbox to make room');
+        await this.queue.run(victim.id, () => this.pauseNow(victim.id));
+      }
+      return admit();
+    });
+  }
+
+  private async startNew(
+    record: SandboxRecord,
+    spec: SandboxSpec,
+    provider: SandboxProvider,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      const observed = await provider.create({
+        id: record.id,
+        spec,
+        signal,
+        onCreated: (containerId) => this.deps.store.update(record.id, { containerId }),
+      });
+      this.apply(record.id, observed);
+    } catch (error) {
+      if (signal.aborted) return;
+      this.deps.logger.warn({ sandbox: record.id, err: error }, 'The sandbox could not be started');
+      this.apply(record.id, { status: 'ERROR', error: failureText(error), exposedUrls: [] });
+    }
+  }
+
+  private async pauseNow(id: string): Promise<void> {
+    const record = this.usable(id);
+    if (record.status === 'PAUSED') return;
+    await this.users.release(id, 'pause');
+    this.apply(id, await this.deps.providers[record.provider].pause(record));
+  }
+
+  private async resumeNow(id: string): Promise<void> {
+    const record = this.usable(id);
+    if (record.status === 'RUNNING') return;
+    await this.admit(id, () => this.apply(id, { status: 'STARTING', error: null, exposedUrls: [] }));
+    let observed: ObservedState;
+    try {
+      observed = await this.deps.providers[record.provider].resume(record);
+    } catch (error) {
+      observed = { status: 'ERROR', error: failureText(error), exposedUrls: [] };
+    }
+    this.apply(id, observed);
+    this.touch(id);
+    if (observed.status !== 'RUNNING') throw sandboxBroken(id, observed.status, observed.error);
+  }
+
+  /** Re-reads one sandbox's state from its provider (after an outside change). */
+  private refresh(id: string): Promise<void> {
+    return this.queue.run(id, async () => {
+      const record = this.deps.store.get(id);
+      // A sandbox whose creation failed before anything existed has nothing to observe.
+      if (!record || (record.status === 'ERROR' && record.containerId === null)) return;
+      let observed: ObservedState;
+      if (record.status === 'STARTING' && record.containerId === null) {
+        observed = { status: 'ERROR', error: 'Dockhand stopped while the sandbox was being created', exposedUrls: [] };
+      } else {
+        try {
+          observed = await this.deps.providers[record.provider].observe(record);
+        } catch (error) {
+          observed = { status: 'ERROR', error: failureText(error), exposedUrls: [] };
+        }
+      }
+      this.apply(id, observed);
+    });
+  }
+
+  /** Observes every sandbox (of one provider): survivors re-attach, vanished ones become MISSING. */
+  private async reconcile(kind?: SandboxProviderKind): Promise<void> {
+    const records = this.deps.store.all().filter((record) => !kind || record.provider === kind);
+    await Promise.all(records.map((record) => this.refresh(record.id)));
+  }
+
+  private async pauseIdle(): Promise<void> {
+    const cutoff = new Date(Date.now() - this.deps.config.idlePauseSeconds * 1000).toISOString();
+    for (const record of this.deps.store.runningByLastUse()) {
+      if (record.lastUsedAt >= cutoff || !this.users.isIdle(record.id)) continue;
+      this.deps.logger.info({ sandbox: record.id }, 'Pausing an idle sandbox');
+      await this.queue.run(record.id, () => this.pauseNow(record.id)).catch((error: unknown) => {
+        this.deps.logger.warn({ sandbox: record.id, err: error }, 'Could not pause the idle sandbox');
+      });
+    }
+  }
+}
