@@ -1,3 +1,4 @@
+import { MASKED_API_KEY } from '../src/shared/api/mcp';
 import { Settings } from '../src/shared/api/settings';
 import { screenshot } from './support/screenshots';
 import { expect, test } from './support/test';
@@ -9,8 +10,14 @@ test('settings round trip through the form without losing other fields or showin
   page,
   service,
 }) => {
-  // A field the form does not show, to prove that saving sends the loaded object back whole.
-  expect((await service.api('POST', '/api/settings', { git_user_name: 'Ada Lovelace' })).status).toBe(200);
+  // Fields the form does not show, to prove that saving sends the loaded object back whole,
+  // including an MCP server whose key GET shows masked.
+  const mcpServer = { url: 'https://mcp.example.test/sse', api_key: 'mcp-key-5d2e' };
+  const seeded = await service.api('POST', '/api/settings', {
+    git_user_name: 'Ada Lovelace',
+    mcp_config: { sse_servers: [mcpServer], stdio_servers: [], shttp_servers: [] },
+  });
+  expect(seeded.status).toBe(200);
 
   await page.goto(service.link);
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
@@ -32,6 +39,7 @@ test('settings round trip through the form without losing other fields or showin
   await expect(page.getByLabel('Ask before risky actions (confirmation mode)')).toBeChecked();
   await expect(page.getByLabel('Maximum iterations')).toHaveValue('250');
   expect(await page.content()).not.toContain(API_KEY);
+  expect(await page.content()).not.toContain(mcpServer.api_key);
   await screenshot(page, 'settings-saved');
 
   const stored = Settings.parse((await service.api('GET', '/api/settings')).body);
@@ -42,6 +50,7 @@ test('settings round trip through the form without losing other fields or showin
     confirmation_mode: true,
     max_iterations: 250,
     git_user_name: 'Ada Lovelace',
+    mcp_config: { sse_servers: [{ url: mcpServer.url, api_key: MASKED_API_KEY }] },
   });
 });
 

@@ -49,7 +49,7 @@ test.describe('with no Docker engine and no reachable keychain', () => {
     const keychain = status.getByRole('note', { name: 'API keys and secrets cannot be saved' });
     await expect(keychain).toContainText(shownText(info.keychain.message));
     await expect(keychain).toContainText(`Fix: ${shownText(info.keychain.fix)}`);
-    await expect(keychain.locator('code').first()).toBeVisible();
+    if (info.keychain.fix?.includes('`')) await expect(keychain.locator('code').first()).toBeVisible();
     await expect(status).not.toContainText('{"');
     await screenshot(page, 'status-problems');
 

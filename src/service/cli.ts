@@ -79,7 +79,7 @@ async function doctor(values: { 'data-dir'?: string }): Promise<void> {
   console.log(
     docker.available
       ? `Docker: available at ${docker.endpoint}`
-      : `Docker: NOT available at ${docker.endpoint}: ${docker.error}\n  Fix: ${docker.fix}`,
+      : `Docker: NOT available (${docker.cause}) at ${docker.endpoint}: ${docker.error}\n  Fix: ${docker.fix}`,
   );
   console.log(
     status.state === 'ok'

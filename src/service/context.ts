@@ -5,7 +5,9 @@ import type { CustomSecretService } from './secrets/custom-secrets';
 import type { SecretStore } from './secrets/secret-store';
 import type { SessionKey } from './secrets/session-key';
 import type { SettingsService } from './settings/settings-service';
-import type { DockerStatus } from './sandbox/docker/docker-status';
+import type { DockerConnection } from './sandbox/docker/docker-status';
+import type { SandboxService } from './sandbox/sandbox-service';
+import type { SandboxSpecs } from './sandbox/sandbox-specs';
 import type { Db } from './storage/database';
 
 /** Everything routes and domain services need, built once by createService. */
@@ -21,7 +23,9 @@ export interface ServiceContext {
   providerTokens: ProviderTokenService;
   customSecrets: CustomSecretService;
   providerApiBase: ProviderApiBase;
-  docker: DockerStatus;
+  docker: DockerConnection;
   /** The port the service listens on (known once listening). */
   port(): number;
+  sandboxes: SandboxService;
+  sandboxSpecs: SandboxSpecs;
 }

@@ -13,7 +13,11 @@ import { serverRoutes } from './routes/server';
 import { optionsRoutes } from './routes/v0/options';
 import { secretsRoutes } from './routes/v0/secrets';
 import { settingsRoutes } from './routes/v0/settings';
-import { DockerConnection, type DockerStatus } from './sandbox/docker/docker-status';
+import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
+import { sandboxesRoutes } from './routes/v1/sandboxes';
+import type { DockerConnection } from './sandbox/docker/docker-status';
+import type { SandboxConfig } from './sandbox/sandbox-config';
+import { createSandboxLayer } from './sandbox/sandbox-layer';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
@@ -41,7 +45,10 @@ export interface ServiceConfig {
   /** Built renderer to serve at `/`. */
   rendererDir?: string;
   providerApiBase?: ProviderApiBase;
-  docker?: DockerStatus;
+  /** Default: the engine DOCKER_HOST, the docker context or the platform's default socket names. */
+  docker?: DockerConnection;
+  /** Sandbox options; unset ones come from the environment (DOCKHAND_SANDBOX_*) and the defaults. */
+  sandbox?: Partial<SandboxConfig>;
 }
 
 export interface DockhandService {
@@ -81,21 +88,36 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   });
   const providerApiBase = config.providerApiBase ?? publicApiBase;
   const providerTokens = new ProviderTokenService(db, secrets, providerApiBase);
+  const settings = new SettingsService(db, secrets, providerTokens);
+  const startedAt = new Date();
+  const sandboxLayer = createSandboxLayer({
+    dataDir,
+    db,
+    settings,
+    sessionKey,
+    logger,
+    version: VERSION,
+    startedAt,
+    ...(config.docker ? { docker: config.docker } : {}),
+    ...(config.sandbox ? { config: config.sandbox } : {}),
+  });
   let port = 0;
   const context: ServiceContext = {
     version: VERSION,
     dataDir,
-    startedAt: new Date(),
+    startedAt,
     logger,
     db,
     secrets,
     sessionKey,
-    settings: new SettingsService(db, secrets, providerTokens),
+    settings,
     providerTokens,
     customSecrets: new CustomSecretService(db, secrets),
     providerApiBase,
-    docker: config.docker ?? new DockerConnection(),
+    docker: sandboxLayer.docker,
     port: () => port,
+    sandboxes: sandboxLayer.sandboxes,
+    sandboxSpecs: sandboxLayer.specs,
   };
 
   const routes: RouteSpec[] = [];
@@ -104,6 +126,8 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...settingsRoutes(context),
     ...secretsRoutes(context),
     ...optionsRoutes(context),
+    ...sandboxesRoutes(context),
+    ...sandboxSpecsRoutes(context),
   );
   const rateLimitPerSecond = config.rateLimitPerSecond ?? Number(process.env.DOCKHAND_RATE_LIMIT ?? 1000);
   const app = createApp({
@@ -114,6 +138,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     logger,
     ...(config.rendererDir ? { rendererDir: config.rendererDir } : {}),
   });
+  await sandboxLayer.start();
   const listening = await listenOnLoopback(app, {
     port: config.port ?? DEFAULT_PORT,
     strict: config.strictPort ?? false,
@@ -133,11 +158,13 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     url,
     port,
     context,
-    close: () =>
-      closeService(listening.server, () => {
+    close: async () => {
+      await sandboxLayer.sandboxes.close();
+      await closeService(listening.server, () => {
         rmSync(discoveryFile, { force: true });
         db.close();
-      }),
+      });
+    },
   };
 }
 

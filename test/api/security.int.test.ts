@@ -244,6 +244,20 @@ describe('authentication, Host, Origin and request bodies', () => {
       expect((await svc.api('GET', '/alive')).status).toBe(200);
     });
 
+    it('checks the key before the size, and the size before the content type', async () => {
+      const body = 'a'.repeat(11 * 1024 * 1024);
+      const unkeyed = await svc.api('POST', '/api/settings', {
+        key: null,
+        rawBody: body,
+        headers: { 'Content-Type': 'text/plain' },
+      });
+      expect(outcome(unkeyed)).toEqual(UNAUTHORIZED);
+      expect(outcome(await post('/api/settings', body, 'text/plain'))).toEqual({
+        status: 413,
+        body: { detail: 'Request body too large (max 10485760 bytes)' },
+      });
+    });
+
     it('accepts a body just under 10 MiB', async () => {
       const padding = 10 * 1024 * 1024 - '{"language":""}'.length;
       const response = await post('/api/settings', `{"language":"${'a'.repeat(padding)}"}`);

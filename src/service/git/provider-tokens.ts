@@ -18,8 +18,9 @@ export function tokenAccount(provider: GitProvider): string {
 
 /** Git-provider tokens: tokens in the secret store, hosts and user ids in SQLite. */
 export class ProviderTokenService {
-  /** Prepared once: every settings read lists the providers. */
   private readonly selectProviders: Statement;
+  /** The rows, read once and dropped on every write (this service is their only writer). */
+  private cached: StoredProvider[] | undefined;
 
   constructor(
     private readonly db: Db,
@@ -31,8 +32,10 @@ export class ProviderTokenService {
     );
   }
 
+  /** The stored providers (shared: read, never modify). */
   list(): StoredProvider[] {
-    return this.selectProviders.all() as StoredProvider[];
+    this.cached ??= this.selectProviders.all() as StoredProvider[];
+    return this.cached;
   }
 
   /** `{provider: host|null}` for every provider with a stored token. */
@@ -93,6 +96,7 @@ export class ProviderTokenService {
       );
       for (const r of resolved) insert.run(r.provider, r.host, r.user_id, now);
     })();
+    this.cached = undefined;
   }
 
   /** Removes every provider token. */
@@ -101,5 +105,6 @@ export class ProviderTokenService {
       if (await this.secrets.get(tokenAccount(provider))) await this.secrets.delete(tokenAccount(provider));
     }
     this.db.prepare('DELETE FROM provider_tokens').run();
+    this.cached = undefined;
   }
 }

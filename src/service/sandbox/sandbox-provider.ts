@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import type { ExposedUrl, SandboxStatus } from '../../shared/api/sandboxes';
+import type { SandboxProcess } from './process/sandbox-processes';
 import type { SandboxRecord } from './sandbox-store';
 import type { SandboxSpec } from './sandbox-specs';
 
@@ -49,10 +50,11 @@ export interface ProcessTarget {
   env: Record<string, string>;
   appPorts: AppPorts;
   /**
-   * Puts a process group (a shell started with `detached: true`) under the sandbox's control: pause stops
-   * it with SIGSTOP, resume continues it, delete kills it. Returns the function that releases it.
+   * Puts a process of the sandbox (its shell, with the jobs it started) under the sandbox's control: pause
+   * stops it, resume continues it, delete kills it. `processGroup(pgid)` wraps a plain process group.
+   * Returns the function that releases it.
    */
-  adoptProcessGroup(pgid: number): () => void;
+  adopt(process: SandboxProcess): () => void;
 }
 
 export type SandboxTarget = DockerTarget | ProcessTarget;

@@ -101,6 +101,21 @@ export class SandboxService {
     return this.deps.config.provider ?? this.deps.settings.stored()?.sandbox_provider ?? 'docker';
   }
 
+  /** For /server_info: the provider of new sandboxes, and plainly whether commands are isolated. */
+  describe() {
+    const provider = this.providerKind();
+    const isolated = this.deps.providers[provider].isolated;
+    return {
+      provider,
+      isolated,
+      network: provider === 'docker' ? this.deps.config.network : null,
+      warning: isolated
+        ? null
+        : 'Process sandboxes are on: commands run unsandboxed on this computer, as your user, with access to ' +
+          'your files. Switch sandbox_provider to "docker" for isolation.',
+    };
+  }
+
   maxLive(): number {
     return this.deps.settings.stored()?.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes;
   }

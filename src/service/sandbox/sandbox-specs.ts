@@ -1,6 +1,7 @@
 import type { SandboxSpecInfo } from '../../shared/api/sandbox-specs';
 import type { SettingsService } from '../settings/settings-service';
 import type { DockerImages } from './docker/docker-images';
+import { decodeCursor, encodeCursor } from './page-cursor';
 
 /** The public default image (OpenHands' default runtime base). */
 export const BUILT_IN_IMAGE = 'nikolaik/python-nodejs:python3.12-nodejs22';
@@ -83,6 +84,18 @@ export class SandboxSpecs {
 
   find(id: string): SandboxSpec | null {
     return this.list().find((candidate) => candidate.id === id) ?? null;
+  }
+
+  /** One page of specs (default first); the cursor names the first spec of the next page. */
+  async page(pageId: string | null | undefined, limit: number) {
+    const specs = this.list();
+    const start = pageId ? specs.findIndex((candidate) => candidate.id === decodeCursor(pageId, 1)[0]) : 0;
+    const from = start < 0 ? specs.length : start;
+    const next = specs[from + limit];
+    return {
+      items: await Promise.all(specs.slice(from, from + limit).map((candidate) => this.info(candidate))),
+      next_page_id: next ? encodeCursor([next.id]) : null,
+    };
   }
 
   /** The API view: with whether the image is present and any pull under way. */

@@ -33,8 +33,9 @@ function serverUrls(config: MCPConfig | null | undefined): string[] {
 
 /** Loads and stores the one local user's settings, with secrets in the secret store. */
 export class SettingsService {
-  /** Prepared once: every settings read runs it. */
   private readonly selectSettings: Statement;
+  /** The parsed row, read once and dropped on every write (this service is its only writer). */
+  private cached: StoredSettings | null | undefined;
 
   constructor(
     private readonly db: Db,
@@ -44,10 +45,13 @@ export class SettingsService {
     this.selectSettings = db.prepare('SELECT data FROM settings WHERE id = 1');
   }
 
-  /** The stored settings, or null when never saved. */
+  /** The stored settings (shared: read, never modify), or null when never saved. */
   stored(): StoredSettings | null {
-    const row = this.selectSettings.get() as { data: string } | undefined;
-    return row ? (JSON.parse(row.data) as StoredSettings) : null;
+    if (this.cached === undefined) {
+      const row = this.selectSettings.get() as { data: string } | undefined;
+      this.cached = row ? (JSON.parse(row.data) as StoredSettings) : null;
+    }
+    return this.cached;
   }
 
   /** The settings as GET /api/settings shows them, or null when never saved. */
@@ -146,6 +150,7 @@ export class SettingsService {
          ON CONFLICT(id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
       )
       .run(JSON.stringify(settings), new Date().toISOString());
+    this.cached = undefined;
   }
 
   /** Moves MCP `api_key`s into the secret store; the masked placeholder keeps the stored key. */

@@ -3,7 +3,7 @@ import { ApiError, errorFromResponse } from './api-error';
 import { Settings } from '../../../shared/api/settings';
 import type { Connection } from './connection';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'DELETE';
 
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();

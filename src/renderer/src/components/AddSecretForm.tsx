@@ -4,6 +4,7 @@ import { useCreateSecret } from '../api/queries';
 import { Field } from './Field';
 import { formErrors } from './form-errors';
 import { Notice } from './Notice';
+import { TextWithCode } from './TextWithCode';
 
 const EMPTY = { name: '', value: '', description: '' };
 const FIELDS = ['name', 'value', 'description'] as const;
@@ -89,7 +90,9 @@ export function AddSecretForm() {
       {general.length > 0 && (
         <Notice tone="error" title="The secret was not added" live>
           {general.map((message) => (
-            <p key={message}>{message}</p>
+            <p key={message}>
+              <TextWithCode text={message} />
+            </p>
           ))}
         </Notice>
       )}

@@ -3,6 +3,7 @@ import { useModels, useSaveSettings, type SettingsEdits, type StoredSettings } f
 import { Field } from './Field';
 import { formErrors } from './form-errors';
 import { Notice } from './Notice';
+import { TextWithCode } from './TextWithCode';
 
 const DEFAULT_MAX_ITERATIONS = 500;
 
@@ -176,7 +177,9 @@ export function LlmSettingsForm({ settings }: { settings: StoredSettings | null 
       {errors.general.length > 0 && (
         <Notice tone="error" title="Settings were not saved" live>
           {errors.general.map((message) => (
-            <p key={message}>{message}</p>
+            <p key={message}>
+              <TextWithCode text={message} />
+            </p>
           ))}
         </Notice>
       )}

@@ -97,8 +97,13 @@ export function containerOptions(plan: ContainerPlan): Docker.ContainerCreateOpt
           Type: 'volume',
           Source: volumeName(sandboxId),
           Target: WORKSPACE_DIR,
-          VolumeOptions: { NoCopy: false, Labels: { ...labels, [LABEL.sandboxId]: sandboxId } },
-        } as Docker.MountSettings,
+          // Created with the container; seeded from the image's /workspace (NoCopy false).
+          VolumeOptions: {
+            NoCopy: false,
+            Labels: { ...labels, [LABEL.sandboxId]: sandboxId },
+            DriverConfig: { Name: 'local', Options: {} },
+          },
+        },
       ],
       NanoCpus: Math.round(limits.cpus * 1e9),
       Memory: limits.memoryBytes,

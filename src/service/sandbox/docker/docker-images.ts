@@ -47,7 +47,7 @@ async function readArchivedFile(archive: NodeJS.ReadableStream): Promise<string>
     let content: string | null = null;
     tar.on('entry', (_header, stream, next) => {
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
       stream.on('end', () => {
         content ??= Buffer.concat(chunks).toString('utf8');
         next();

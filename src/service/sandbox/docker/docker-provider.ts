@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
+import { runInContainer } from '../files/container-command';
 import { containerName, volumeName } from '../sandbox-id';
 import {
   type CreateRequest,
@@ -41,24 +42,6 @@ const REMOVED_OUTSIDE: ObservedState = {
   error: 'The container was removed outside Dockhand',
   exposedUrls: [],
 };
-
-/** Runs `command` in the container and returns its exit code. */
-async function execExitCode(container: Docker.Container, command: string[], user?: string): Promise<number> {
-  const exec = await container.exec({
-    Cmd: command,
-    AttachStdout: true,
-    AttachStderr: true,
-    ...(user ? { User: user } : {}),
-  });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  await new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    stream.on('error', reject);
-    stream.resume();
-  });
-  return (await exec.inspect()).ExitCode ?? -1;
-}
 
 /**
  * Sandboxes as Docker containers (`dockhand-<id>`) with a named volume at /workspace, kept live from the
@@ -104,11 +87,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     await container.start();
     // The first probe also hands /workspace (a fresh volume) and the working dir to the sandbox's user.
     const firstProbe = contents.user
-      ? {
-          command: ['sh', '-c', 'mkdir -p "$1" && chown "$2" "$0" "$1"', WORKSPACE_DIR, spec.workingDir, contents.user],
-          user: '0',
-        }
-      : { command: ['true'] };
+      ? ['sh', '-c', 'mkdir -p "$1" && chown "$2" "$0" "$1"', WORKSPACE_DIR, spec.workingDir, contents.user]
+      : ['true'];
     return this.waitUntilReady(container, firstProbe);
   }
 
@@ -125,7 +105,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     const state = found.info.State.Status;
     if (state === 'paused') await found.container.unpause();
     else if (state !== 'running') await found.container.start();
-    return this.waitUntilReady(found.container, { command: ['true'] });
+    return this.waitUntilReady(found.container, ['true']);
   }
 
   async remove(record: SandboxRecord): Promise<void> {
@@ -161,7 +141,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (state.Status === 'created') return { status: 'PAUSED', error: null, exposedUrls: [] };
     const { status, error } = statusOf(state);
     if (state.Status !== 'running') return { status, error, exposedUrls: [] };
-    return this.waitUntilReady(found.container, { command: ['true'] });
+    return this.waitUntilReady(found.container, ['true']);
   }
 
   watch(changed: (sandboxId: string | null) => void): void {
@@ -216,20 +196,20 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   /**
-   * Probes with `docker exec` until a probe passes, then reports RUNNING with the published ports. A probe
-   * that runs and fails, a container that stops, or 30 s of probes that cannot run end in SandboxFailure.
+   * Probes with `docker exec` (as root) until a probe passes, then reports RUNNING with the published ports.
+   * A probe that runs and fails, a container that stops, or 30 s of probes that cannot run: SandboxFailure.
    */
-  private async waitUntilReady(
-    container: Docker.Container,
-    probe: { command: string[]; user?: string },
-  ): Promise<ObservedState> {
+  private async waitUntilReady(container: Docker.Container, probe: string[]): Promise<ObservedState> {
     const deadline = Date.now() + PROBE_FAILURE_LIMIT_MS;
     for (;;) {
       let lastError: string;
       try {
-        const exitCode = await execExitCode(container, probe.command, probe.user);
-        if (exitCode === 0) break;
-        throw new SandboxFailure(`The sandbox's readiness probe failed (exit code ${exitCode})`);
+        const result = await runInContainer(container, probe);
+        if (result.exitCode === 0) break;
+        const output = result.stderr.trim() || result.stdout.trim();
+        throw new SandboxFailure(
+          `The sandbox's readiness probe failed (exit code ${result.exitCode})${output ? `: ${output}` : ''}`,
+        );
       } catch (error) {
         if (error instanceof SandboxFailure) throw error;
         lastError = dockerErrorText(error);

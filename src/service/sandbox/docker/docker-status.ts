@@ -14,6 +14,15 @@ import { type DockerEndpoint, resolveDockerEndpoint } from './docker-endpoint';
 
 const CHECK_TIMEOUT_MS = 3000;
 
+function timeout(): AbortSignal {
+  return AbortSignal.timeout(CHECK_TIMEOUT_MS);
+}
+
+/** dockerode's ping and version take an abort signal, which its type definitions leave out. */
+function withSignal<T>(call: unknown): (options: { abortSignal: AbortSignal }) => Promise<T> {
+  return call as (options: { abortSignal: AbortSignal }) => Promise<T>;
+}
+
 export interface DockerAvailability {
   available: boolean;
   /** The engine address Dockhand talks to. */
@@ -110,8 +119,10 @@ export class DockerConnection implements DockerStatus {
   async diagnose(): Promise<{ apiVersion: string } | DockerDiagnosis> {
     if (this.setupProblem || !this.docker) return this.setupProblem ?? diagnoseMisconfiguration(this.endpoint, 'no client');
     try {
-      await this.docker.ping({ abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
-      const version = await this.docker.version({ abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+      await withSignal<unknown>(this.docker.ping.bind(this.docker))({ abortSignal: timeout() });
+      const version = await withSignal<Docker.DockerVersion>(this.docker.version.bind(this.docker))({
+        abortSignal: timeout(),
+      });
       const apiVersion = version.ApiVersion;
       if (apiOlderThan(apiVersion)) return diagnoseOldEngine(apiVersion, version.Version);
       return { apiVersion };

@@ -7,7 +7,7 @@ import { WORKSPACE_DIR } from '../docker/container-options';
 import type { CreateRequest, ObservedState, ProcessTarget, SandboxProvider } from '../sandbox-provider';
 import type { SandboxRecord } from '../sandbox-store';
 import { INITIAL_ENV, WORKING_DIR } from '../sandbox-specs';
-import type { ProcessGroups } from './process-groups';
+import type { SandboxProcesses } from './sandbox-processes';
 
 const APP_PORT_NAMES = ['WORKER_1', 'WORKER_2'] as const;
 
@@ -37,7 +37,7 @@ function hostPath(workspaceDir: string, sandboxPath: string): string {
 
 /**
  * Sandboxes without isolation: a host folder `<dataDir>/workspaces/<id>` stands for /workspace and commands
- * run as host processes. Pause stops the sandbox's process groups (SIGSTOP), resume continues them (SIGCONT).
+ * run as host processes. Pause stops the sandbox's processes (SIGSTOP), resume continues them (SIGCONT).
  * Chosen only when asked for (DOCKHAND_SANDBOX_PROVIDER=process or the `sandbox_provider` setting).
  */
 export class ProcessSandboxProvider implements SandboxProvider {
@@ -46,7 +46,7 @@ export class ProcessSandboxProvider implements SandboxProvider {
 
   constructor(
     private readonly dataDir: string,
-    private readonly groups: ProcessGroups,
+    private readonly processes: SandboxProcesses,
   ) {}
 
   async ensureAvailable(): Promise<void> {}
@@ -68,17 +68,17 @@ export class ProcessSandboxProvider implements SandboxProvider {
   }
 
   async pause(record: SandboxRecord): Promise<ObservedState> {
-    this.groups.stop(record.id);
+    await this.processes.pause(record.id);
     return { status: 'PAUSED', error: null, exposedUrls: record.exposedUrls };
   }
 
   async resume(record: SandboxRecord): Promise<ObservedState> {
-    this.groups.resume(record.id);
+    await this.processes.resume(record.id);
     return this.observe({ ...record, status: 'RUNNING' });
   }
 
   async remove(record: SandboxRecord): Promise<void> {
-    this.groups.kill(record.id);
+    await this.processes.kill(record.id);
     await rm(this.workspaceDir(record.id), { recursive: true, force: true });
   }
 
@@ -102,7 +102,7 @@ export class ProcessSandboxProvider implements SandboxProvider {
       workingDir: hostPath(workspaceDir, WORKING_DIR),
       env: { ...INITIAL_ENV },
       appPorts: { WORKER_1: port('WORKER_1'), WORKER_2: port('WORKER_2') },
-      adoptProcessGroup: (pgid) => this.groups.adopt(record.id, pgid),
+      adopt: (member) => this.processes.adopt(record.id, member),
     };
   }
 

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { LocalSandboxFiles } from '../files/local-files';
 import { bashrc } from './prompt-marker';
 import { pauseProcessTree, resumeProcessTree } from './process-tree';
-import { shellQuote } from './shell-input';
 import type { OneOffResult, OpenTerminalOptions, ShellTransport, Terminal } from './transport';
 
 export interface ProcessShellTransportOptions {
@@ -23,9 +22,16 @@ const files = new LocalSandboxFiles();
 const COLUMNS = 1000;
 const ROWS = 50;
 
+// Runs argv on a new pseudo-terminal, relays it to stdin/stdout and exits with the child's code
+// (128 + signal when killed). Unlike util-linux `script`, it does not stop itself when the shell is
+// stopped, so pause() and resume() work.
+const PTY_WRAPPER = `import os, pty, sys
+code = os.waitstatus_to_exitcode(pty.spawn(sys.argv[1:]))
+sys.exit(code if code >= 0 else 128 - code)`;
+
 /**
- * The shell as bash on this machine, on a real TTY from util-linux `script` (Linux). The wrapper is
- * its own process group; pause() and resume() act on the whole tree, jobs included.
+ * The shell as bash on this machine, on a real TTY made by python3's pty module (Linux). The wrapper
+ * is its own process group; pause() and resume() act on the whole tree, jobs included.
  */
 export class ProcessShellTransport implements ShellTransport {
   readonly commandDir: string;
@@ -50,12 +56,10 @@ export class ProcessShellTransport implements ShellTransport {
     await mkdir(this.outputDir, { recursive: true });
     await writeFile(this.rcfile, bashrc());
     const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', ...(this.options.env ?? process.env) };
-    // script runs its -c command with $SHELL.
-    env.SHELL = '/bin/bash';
     delete env.DOCKHAND_START_DIR;
     if (startDir) env.DOCKHAND_START_DIR = startDir;
-    const command = `stty cols ${COLUMNS} rows ${ROWS}; exec /bin/bash --rcfile ${shellQuote(this.rcfile)} -i`;
-    const child = spawn('script', ['-q', '-f', '-e', '-c', command, '/dev/null'], {
+    const start = `stty cols ${COLUMNS} rows ${ROWS}; exec /bin/bash --rcfile "$1" -i`;
+    const child = spawn('python3', ['-c', PTY_WRAPPER, '/bin/sh', '-c', start, 'sh', this.rcfile], {
       cwd: this.options.workingDir,
       env,
       detached: true,

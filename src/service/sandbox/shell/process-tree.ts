@@ -1,7 +1,9 @@
 import { readFile, readdir } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 
 interface ProcessEntry {
   pid: number;
+  state: string;
   ppid: number;
   session: number;
 }
@@ -26,8 +28,9 @@ export async function processTree(rootPid: number): Promise<number[]> {
 }
 
 /**
- * Stops the whole tree, parents first, so that bash is stopped before its job is and never reports the
- * job as stopped; repeats for processes forked meanwhile.
+ * Stops the whole tree, parents first, each one stopped before its children are signalled: a bash still
+ * inside waitpid() would otherwise collect its job's stop and report the job as stopped. Repeats for
+ * processes forked meanwhile.
  */
 export async function pauseProcessTree(rootPid: number): Promise<void> {
   const stopped = new Set<number>();
@@ -37,6 +40,7 @@ export async function pauseProcessTree(rootPid: number): Promise<void> {
     for (const pid of fresh) {
       signal(pid, 'SIGSTOP');
       stopped.add(pid);
+      await untilStopped(pid);
     }
   }
 }
@@ -51,6 +55,15 @@ function signal(pid: number, name: NodeJS.Signals): void {
     process.kill(pid, name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // it has just exited
+  }
+}
+
+/** Waits (1 s at most) until the process shows as stopped, or is gone. */
+async function untilStopped(pid: number): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const entry = await readProcess(String(pid));
+    if (!entry || entry.state === 'T') return;
+    await delay(5);
   }
 }
 
@@ -69,5 +82,5 @@ async function readProcess(pid: string): Promise<ProcessEntry | null> {
   }
   // After "pid (comm) ": state ppid pgrp session ...; comm may itself contain ") ".
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return { pid: Number(pid), ppid: Number(fields[1]), session: Number(fields[3]) };
+  return { pid: Number(pid), state: fields[0] ?? '', ppid: Number(fields[1]), session: Number(fields[3]) };
 }

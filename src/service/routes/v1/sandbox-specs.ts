@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ValidationErrorBody } from '../../../shared/api/errors';
+import {
+  SandboxSpecBatchQuery,
+  SandboxSpecInfo,
+  SandboxSpecPage,
+  SandboxSpecSearchQuery,
+} from '../../../shared/api/sandbox-specs';
+import type { ServiceContext } from '../../context';
+import { defineRoute, type RouteSpec } from '../../http/routes';
+
+/** V1 sandbox specs (§12). */
+export function sandboxSpecsRoutes(ctx: ServiceContext): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/sandbox-specs/search',
+      tag: 'sandbox-specs',
+      summary: 'List sandbox specs, the default first, with image presence and pull progress',
+      query: SandboxSpecSearchQuery,
+      responses: {
+        200: { description: 'A page of specs', schema: SandboxSpecPage },
+        422: { description: 'Invalid request', schema: ValidationErrorBody },
+      },
+      handler: ({ query }) => ctx.sandboxSpecs.page(query.page_id, query.limit),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/sandbox-specs',
+      tag: 'sandbox-specs',
+      summary: 'Get sandbox specs by id (null for each unknown id)',
+      query: SandboxSpecBatchQuery,
+      responses: {
+        200: { description: 'Specs aligned with the ids', schema: z.array(SandboxSpecInfo.nullable()) },
+        422: { description: 'Invalid request', schema: ValidationErrorBody },
+      },
+      handler: ({ query }) =>
+        Promise.all(
+          query.id.map((id) => {
+            const spec = ctx.sandboxSpecs.find(id);
+            return spec ? ctx.sandboxSpecs.info(spec) : null;
+          }),
+        ),
+    }),
+  ];
+}

@@ -1,0 +1,82 @@
+import type { Logger } from 'pino';
+import type { SessionKey } from '../secrets/session-key';
+import type { SettingsService } from '../settings/settings-service';
+import type { Db } from '../storage/database';
+import { DockerImages } from './docker/docker-images';
+import { DockerSandboxProvider } from './docker/docker-provider';
+import { DockerConnection } from './docker/docker-status';
+import { SandboxProcesses } from './process/sandbox-processes';
+import { ProcessSandboxProvider } from './process/process-provider';
+import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
+import { SandboxService } from './sandbox-service';
+import { SandboxSpecs } from './sandbox-specs';
+import { SandboxStore } from './sandbox-store';
+
+export interface SandboxLayerOptions {
+  dataDir: string;
+  db: Db;
+  settings: SettingsService;
+  sessionKey: SessionKey;
+  logger: Logger;
+  version: string;
+  startedAt: Date;
+  docker?: DockerConnection;
+  config?: Partial<SandboxConfig>;
+}
+
+export interface SandboxLayer {
+  docker: DockerConnection;
+  sandboxes: SandboxService;
+  specs: SandboxSpecs;
+  /** Logs the Docker diagnosis, then reconciles the sandboxes (in the background when Docker is down). */
+  start(): Promise<void>;
+}
+
+/** Builds the sandbox service with both providers, the specs and the Docker connection. */
+export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
+  const { logger } = options;
+  const config = resolveSandboxConfig(options.config);
+  const docker = options.docker ?? new DockerConnection();
+  const store = new SandboxStore(options.db);
+  const instanceId = store.instanceId();
+  const images = new DockerImages(docker, instanceId, `dockhand/sandbox:${options.version}`, logger);
+  const specs = new SandboxSpecs(options.settings, images, config.image, options.startedAt);
+  const sandboxes = new SandboxService({
+    store,
+    providers: {
+      docker: new DockerSandboxProvider(
+        docker,
+        images,
+        instanceId,
+        { network: config.network, limits: config.limits, allowSudo: config.allowSudo },
+        logger,
+      ),
+      process: new ProcessSandboxProvider(options.dataDir, new SandboxProcesses()),
+    },
+    settings: options.settings,
+    sessionKey: options.sessionKey,
+    config,
+    logger,
+  });
+
+  return {
+    docker,
+    sandboxes,
+    specs,
+    async start() {
+      const status = await docker.check();
+      if (status.available) {
+        logger.info({ endpoint: status.endpoint, api_version: status.api_version }, 'Docker is available');
+      } else {
+        logger.warn(
+          { endpoint: status.endpoint, cause: status.cause },
+          `Docker is not available: ${status.error}. Fix: ${status.fix}`,
+        );
+      }
+      if (sandboxes.providerKind() === 'process') logger.warn(sandboxes.describe().warning);
+      const reconciled = sandboxes.start();
+      if (status.available) await reconciled;
+      else reconciled.catch((error: unknown) => logger.error({ err: error }, 'Sandbox reconciliation failed'));
+    },
+  };
+}
