@@ -64,6 +64,17 @@ async function openSecretStore(dataDir: string, logger: Logger): Promise<SecretS
   return KeychainSecretStore.open(logger);
 }
 
+/** DOCKHAND_RATE_LIMIT (requests per second per key), default 1000. */
+function rateLimitFromEnvironment(): number {
+  const value = Number(process.env.DOCKHAND_RATE_LIMIT ?? 1000);
+  if (!(value > 0)) {
+    throw new Error(
+      `DOCKHAND_RATE_LIMIT must be a positive number of requests per second, not "${process.env.DOCKHAND_RATE_LIMIT}"`,
+    );
+  }
+  return value;
+}
+
 function writeDiscoveryFile(dataDir: string, url: string, port: number): string {
   const file = path.join(dataDir, DISCOVERY_FILE);
   writeFileSync(file, JSON.stringify({ url, port, pid: process.pid, started_at: new Date().toISOString() }), {
@@ -75,6 +86,7 @@ function writeDiscoveryFile(dataDir: string, url: string, port: number): string 
 
 /** The composition root: builds every dependency, the routes and the HTTP server, then listens. */
 export async function createService(config: ServiceConfig): Promise<DockhandService> {
+  const rateLimitPerSecond = config.rateLimitPerSecond ?? rateLimitFromEnvironment();
   const dataDir = path.resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const logger = config.logger ?? createLogger(dataDir);
@@ -129,7 +141,6 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...sandboxesRoutes(context),
     ...sandboxSpecsRoutes(context),
   );
-  const rateLimitPerSecond = config.rateLimitPerSecond ?? Number(process.env.DOCKHAND_RATE_LIMIT ?? 1000);
   const app = createApp({
     routes,
     keys: sessionKey,

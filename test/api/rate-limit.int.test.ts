@@ -39,6 +39,21 @@ describe('per-key rate limit', () => {
     }
   });
 
+  it('refuses to start with a DOCKHAND_RATE_LIMIT that is not a positive number', async () => {
+    const previous = process.env.DOCKHAND_RATE_LIMIT;
+    try {
+      for (const value of ['abc', '0', '-5']) {
+        process.env.DOCKHAND_RATE_LIMIT = value;
+        await expect(startTestService()).rejects.toThrow(
+          `DOCKHAND_RATE_LIMIT must be a positive number of requests per second, not "${value}"`,
+        );
+      }
+    } finally {
+      if (previous === undefined) delete process.env.DOCKHAND_RATE_LIMIT;
+      else process.env.DOCKHAND_RATE_LIMIT = previous;
+    }
+  });
+
   it('with the default limit, 200 requests per second for 10 s are all answered', async () => {
     const svc = await startTestService();
     try {

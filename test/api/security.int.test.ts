@@ -19,19 +19,25 @@ describe('authentication, Host, Origin and request bodies', () => {
 
   describe('session key', () => {
     it('refuses keyed routes without a key or with a wrong one', async () => {
-      for (const [method, path] of [
-        ['GET', '/api/settings'],
-        ['POST', '/api/settings'],
-        ['GET', '/api/secrets'],
-        ['DELETE', '/api/secrets/X'],
-        ['GET', '/api/options/models'],
-        ['GET', '/server_info'],
-        ['POST', '/api/session-api-key/rotate'],
-      ] as const) {
-        expect(outcome(await svc.api(method, path, { key: null })), `${method} ${path}`).toEqual(
-          UNAUTHORIZED,
-        );
-        expect(outcome(await svc.api(method, path, { key: `${svc.key}x` }))).toEqual(UNAUTHORIZED);
+      // A service of its own: these 14 failures would otherwise count towards the 20-failure block.
+      const own = await startTestService();
+      try {
+        for (const [method, path] of [
+          ['GET', '/api/settings'],
+          ['POST', '/api/settings'],
+          ['GET', '/api/secrets'],
+          ['DELETE', '/api/secrets/X'],
+          ['GET', '/api/options/models'],
+          ['GET', '/server_info'],
+          ['POST', '/api/session-api-key/rotate'],
+        ] as const) {
+          expect(outcome(await own.api(method, path, { key: null })), `${method} ${path}`).toEqual(
+            UNAUTHORIZED,
+          );
+          expect(outcome(await own.api(method, path, { key: `${own.key}x` }))).toEqual(UNAUTHORIZED);
+        }
+      } finally {
+        await own.close();
       }
     });
 

@@ -207,7 +207,7 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
   test('sends input to a command waiting in read', async () => {
     const { session } = await open({ noChangeTimeoutMs: 500 });
     const waiting = await session.execute({ command: 'read -r -p "name? " name; echo "hello $name"' });
-    expect(waiting).toMatchObject({ outcome: 'no_change_timeout', output: 'name?' });
+    expect(waiting).toMatchObject({ outcome: 'no_change_timeout', output: 'name? ' });
     const answered = await session.execute({ command: 'world', isInput: true });
     expect(answered).toMatchObject({ outcome: 'completed', exit_code: 0, output: 'hello world' });
     expect(answered.metadata.suffix).toBe(completedSuffix(0, null));
@@ -230,7 +230,7 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
     const { session, sandbox } = await open();
     // ISIG off: the TTY passes C-c through as a byte, so only `kill -INT -<pgid>` ends this.
     const command =
-      'python3 -c "import termios,time; a=termios.tcgetattr(0); a[3]&=~termios.ISIG; termios.tcsetattr(0,termios.TCSANOW,a); time.sleep(1000)"; stty sane';
+      'python3 -c "import termios,time; a=termios.tcgetattr(0); a[3]&=~termios.ISIG; termios.tcsetattr(0,termios.TCSANOW,a); time.sleep(1000)"';
     const running = session.execute({ command });
     await waitForProcess(sandbox.transport, 'pytho[n]3 -c import termios');
     const stopped = await session.interrupt();
@@ -321,8 +321,8 @@ describe.skipIf(processSkipReason !== null)('ProcessShellTransport', () => {
       await session.close();
       await rm(dir, { recursive: true, force: true });
     });
-    const running = session.execute({ command: 'sleep 1.5 && echo done' });
-    await waitForProcess(transport, '^slee[p] 1.5$');
+    const running = session.execute({ command: 'sleep 3 && echo done' });
+    await waitForProcess(transport, '^slee[p] 3$');
     const wrapper = transport.pid ?? -1;
     await transport.pause();
     const states = async () =>

@@ -31,7 +31,12 @@ describe('str_replace_editor', () => {
     expect((await editor.run({ command: 'create', path: file, file_text: 'a = 1\nb = 2\n' })).text).toBe(
       `File created successfully at: ${file}`,
     );
-    const replaced = await editor.run({ command: 'str_replace', path: file, old_str: 'b = 2', new_str: 'b = 3' });
+    const replaced = await editor.run({
+      command: 'str_replace',
+      path: file,
+      old_str: 'b = 2',
+      new_str: 'b = 3',
+    });
     expect(replaced.text).toBe(
       `The file ${file} has been edited. Here's the result of running \`cat -n\` on a snippet of ${file}:\n` +
         '     1\ta = 1\n     2\tb = 3\n' +
@@ -56,7 +61,12 @@ describe('str_replace_editor', () => {
   it('inserts after a line and keeps CRLF line ends', async () => {
     const file = at('win.txt');
     writeFileSync(file, 'one\r\ntwo\r\n');
-    const result = await editor.run({ command: 'insert', path: file, insert_line: 1, new_str: 'one and a half' });
+    const result = await editor.run({
+      command: 'insert',
+      path: file,
+      insert_line: 1,
+      new_str: 'one and a half',
+    });
     expect(result.text).toContain('     2\tone and a half');
     expect(result.text).toContain('(correct indentation, no duplicate lines, etc)');
     expect(readFileSync(file, 'utf8')).toBe('one\r\none and a half\r\ntwo\r\n');
@@ -97,7 +107,9 @@ describe('str_replace_editor', () => {
     expect(await error({ command: 'insert', path: at('x.txt'), insert_line: 5, new_str: 'x' })).toBe(
       'ERROR:\nInvalid `insert_line` parameter: 5. It should be within the range of allowed values: [0, 2]',
     );
-    expect(await error({ command: 'undo_edit', path: at('x.txt') })).toBe(`ERROR:\nNo edit history found for ${at('x.txt')}.`);
+    expect(await error({ command: 'undo_edit', path: at('x.txt') })).toBe(
+      `ERROR:\nNo edit history found for ${at('x.txt')}.`,
+    );
   });
 
   it('clamps a view range past the end with a note, and lists directories two levels deep', async () => {

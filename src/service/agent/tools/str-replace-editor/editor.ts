@@ -28,7 +28,9 @@ export interface EditorResult {
 }
 
 /** The file operations the editor needs: the sandbox's, plus removal for undoing a create. */
-export type EditorFiles = Pick<SandboxFiles, 'read' | 'write' | 'stat' | 'list'> & { remove(path: string): Promise<void> };
+export type EditorFiles = Pick<SandboxFiles, 'read' | 'write' | 'stat' | 'list'> & {
+  remove(path: string): Promise<void>;
+};
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const MAX_VIEW_CHARS = 16_000;
@@ -59,7 +61,8 @@ function clip(text: string): string {
 }
 
 function required<T>(value: T | null | undefined, name: string, command: string): T {
-  if (value === null || value === undefined) fail(`Parameter \`${name}\` is required for command: ${command}.`);
+  if (value === null || value === undefined)
+    fail(`Parameter \`${name}\` is required for command: ${command}.`);
   return value;
 }
 
@@ -94,7 +97,9 @@ export class Editor {
   private async dispatch(args: EditorArgs): Promise<EditorResult> {
     const { command, path } = args;
     if (!(EDITOR_COMMANDS as readonly string[]).includes(command)) {
-      fail(`Unrecognized command ${command}. The allowed commands for the str_replace_editor tool are: ${EDITOR_COMMANDS.join(', ')}`);
+      fail(
+        `Unrecognized command ${command}. The allowed commands for the str_replace_editor tool are: ${EDITOR_COMMANDS.join(', ')}`,
+      );
     }
     await this.checkAbsolute(path);
     const info = await this.files.stat(path);
@@ -104,20 +109,28 @@ export class Editor {
     }
     if (!info) fail(`The path ${path} does not exist. Please provide a valid path.`);
     if (info.type === 'directory') {
-      if (command !== 'view') fail(`The path ${path} is a directory and only the \`view\` command can be used on directories.`);
+      if (command !== 'view')
+        fail(`The path ${path} is a directory and only the \`view\` command can be used on directories.`);
       return this.viewDirectory(path);
     }
     if (info.size > MAX_FILE_BYTES) {
       fail(`File is too large (${(info.size / 1024 / 1024).toFixed(1)} MB). Maximum allowed size is 10 MB.`);
     }
     const bytes = await this.files.read(path);
-    if (looksBinary(bytes)) fail('File appears to be binary and this file type cannot be read or edited by this tool.');
+    if (looksBinary(bytes))
+      fail('File appears to be binary and this file type cannot be read or edited by this tool.');
     const file = decodeText(bytes);
     switch (command) {
       case 'view':
         return this.viewFile(path, file, args.view_range ?? null);
       case 'str_replace':
-        return this.replace(path, bytes, file, required(args.old_str, 'old_str', command), args.new_str ?? '');
+        return this.replace(
+          path,
+          bytes,
+          file,
+          required(args.old_str, 'old_str', command),
+          args.new_str ?? '',
+        );
       case 'insert':
         return this.insert(
           path,
@@ -156,10 +169,15 @@ export class Editor {
       );
     }
     if (last !== -1 && last < first) {
-      fail(`Invalid \`view_range\` parameter: ${shown}. Its second element \`${last}\` should be larger or equal than its first \`${first}\`.`);
+      fail(
+        `Invalid \`view_range\` parameter: ${shown}. Its second element \`${last}\` should be larger or equal than its first \`${first}\`.`,
+      );
     }
     const end = last === -1 || last > count ? count : last;
-    const note = last > count ? `\nNOTE: We only show up to ${count} since there're only ${count} lines in this file.` : '';
+    const note =
+      last > count
+        ? `\nNOTE: We only show up to ${count} since there're only ${count} lines in this file.`
+        : '';
     return { text: clip(header + catN(lines.slice(first - 1, end), first)) + note, isError: false };
   }
 
@@ -200,12 +218,19 @@ export class Editor {
     };
   }
 
-  private async replace(path: string, bytes: Buffer, file: TextFile, oldStr: string, newStr: string): Promise<EditorResult> {
+  private async replace(
+    path: string,
+    bytes: Buffer,
+    file: TextFile,
+    oldStr: string,
+    newStr: string,
+  ): Promise<EditorResult> {
     if (oldStr === newStr) fail('No replacement was performed. `new_str` and `old_str` must be different.');
     let [find, replacement] = [oldStr, newStr];
     if (!file.text.includes(find)) [find, replacement] = [oldStr.trim(), newStr.trim()];
     const occurrences = find === '' ? [] : lineNumbersOf(file.text, find);
-    if (occurrences.length === 0) fail(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`);
+    if (occurrences.length === 0)
+      fail(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`);
     if (occurrences.length > 1) {
       fail(
         `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines [${occurrences.join(', ')}]. Please ensure it is unique.`,
@@ -226,10 +251,18 @@ export class Editor {
     );
   }
 
-  private async insert(path: string, bytes: Buffer, file: TextFile, line: number, newStr: string): Promise<EditorResult> {
+  private async insert(
+    path: string,
+    bytes: Buffer,
+    file: TextFile,
+    line: number,
+    newStr: string,
+  ): Promise<EditorResult> {
     const lines = splitLines(file.text);
     if (!Number.isInteger(line) || line < 0 || line > lines.length) {
-      fail(`Invalid \`insert_line\` parameter: ${line}. It should be within the range of allowed values: [0, ${lines.length}]`);
+      fail(
+        `Invalid \`insert_line\` parameter: ${line}. It should be within the range of allowed values: [0, ${lines.length}]`,
+      );
     }
     const inserted = newStr.split('\n');
     const nextLines = [...lines.slice(0, line), ...inserted, ...lines.slice(line)];

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import description from './finish.md?raw';
+import type { AgentTool } from './tool';
+
+const Parameters = z.object({ message: z.string().describe('Final message to send to the user.') });
+
+/** Ends the task: the loop records the finish action and enters `finished`; nothing runs. */
+export const finishTool: AgentTool<z.infer<typeof Parameters>> = {
+  name: 'finish',
+  description,
+  parameters: Parameters,
+  declaresRisk: false,
+  hasSideEffects: () => false,
+  toAction: ({ message }, thought) => ({
+    action: 'finish',
+    args: { final_thought: message, outputs: {}, thought },
+    message,
+  }),
+  analyzed: () => ({ tool: 'finish' }),
+};

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { EDITOR_COMMANDS } from './str-replace-editor/editor';
+import description from './str-replace-editor.md?raw';
+import type { AgentTool } from './tool';
+
+const Parameters = z.object({
+  command: z.enum(EDITOR_COMMANDS).describe('The command to run.'),
+  path: z.string().describe('Absolute path to a file or directory, e.g. `/workspace/project/file.py`.'),
+  file_text: z.string().optional().describe('`create`: the content of the new file.'),
+  old_str: z.string().optional().describe('`str_replace`: the exact text to replace.'),
+  new_str: z.string().optional().describe('`str_replace`: the new text; `insert`: the text to insert.'),
+  insert_line: z.number().int().optional().describe('`insert`: the line after which `new_str` goes (0 = top).'),
+  view_range: z.array(z.number().int()).optional().describe('`view`: [start, end] lines, 1-based; end -1 = to the end.'),
+});
+type Args = z.infer<typeof Parameters>;
+
+const IMPL_SOURCE = 'oh_aci';
+
+export const strReplaceEditorTool: AgentTool<Args> = {
+  name: 'str_replace_editor',
+  description,
+  parameters: Parameters,
+  declaresRisk: true,
+  hasSideEffects: ({ command }) => command !== 'view',
+  toAction: (args, thought) =>
+    args.command === 'view'
+      ? {
+          action: 'read',
+          args: { path: args.path, start: 0, end: -1, thought, impl_source: IMPL_SOURCE, view_range: args.view_range ?? null },
+          message: `Reading file: ${args.path}`,
+        }
+      : {
+          action: 'edit',
+          args: {
+            path: args.path,
+            command: args.command,
+            file_text: args.file_text ?? null,
+            old_str: args.old_str ?? null,
+            new_str: args.new_str ?? null,
+            insert_line: args.insert_line ?? null,
+            content: '',
+            start: 1,
+            end: -1,
+            thought,
+            impl_source: IMPL_SOURCE,
+          },
+          message: `Editing file: ${args.path}`,
+        },
+  analyzed: ({ command, path }) => ({ tool: 'str_replace_editor', command, path }),
+  execute: async (args, { editor }) => {
+    const result = await editor.run(args);
+    if (args.command === 'view') {
+      return {
+        observation: 'read',
+        content: result.text,
+        extras: { path: args.path, impl_source: IMPL_SOURCE },
+        message: `I read the file ${args.path}.`,
+      };
+    }
+    return {
+      observation: 'edit',
+      content: result.text,
+      extras: {
+        path: args.path,
+        impl_source: IMPL_SOURCE,
+        prev_exist: result.prevExist ?? true,
+        old_content: result.oldContent ?? null,
+        new_content: result.newContent ?? null,
+        diff: result.diff ?? null,
+      },
+      message: `I edited the file ${args.path}.`,
+    };
+  },
+};

@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import type { ShellSession } from '../../sandbox/shell/shell-session';
+import type { AnalyzedAction } from '../security/rules-analyzer';
+import type { Editor } from './str-replace-editor/editor';
+import type { TaskList } from './task-list';
+
+/** What a tool may use while it runs. */
+export interface ToolContext {
+  shell: ShellSession;
+  editor: Editor;
+  tasks: TaskList;
+}
+
+/** The V0 action event a call becomes (`action`, `args`, summary `message`). */
+export interface ToolAction {
+  action: string;
+  args: Record<string, unknown>;
+  message: string;
+}
+
+/** The V0 observation a call produces. */
+export interface ToolObservation {
+  observation: string;
+  content: string;
+  extras: Record<string, unknown>;
+  message: string;
+  success?: boolean;
+}
+
+/**
+ * One tool the model can call: its name, description (a text file beside it), zod parameters, how a call is
+ * shown as an event, how the security analyzer sees it, and what running it does.
+ */
+export interface AgentTool<P = Record<string, unknown>> {
+  name: string;
+  description: string;
+  parameters: z.ZodType<P>;
+  /** Whether the model must declare a `security_risk` with each call (added to the schema it sees). */
+  declaresRisk: boolean;
+  /** Whether a call changes anything (confirmation mode asks only about these). */
+  hasSideEffects(args: P): boolean;
+  toAction(args: P, thought: string): ToolAction;
+  /** The call as the rules analyzer sees it. */
+  analyzed(args: P): AnalyzedAction;
+  /** Runs the call. Absent for `finish`, which only ends the task. */
+  execute?(args: P, context: ToolContext): Promise<ToolObservation>;
+}
