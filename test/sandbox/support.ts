@@ -26,7 +26,11 @@ export async function dockerSkipReason(): Promise<string | null> {
 }
 
 /** Sandbox options for tests: the offline image, no network, no idle pausing. */
-export const TEST_SANDBOX: Partial<SandboxConfig> = { image: TEST_IMAGE, network: 'none', idlePauseSeconds: 0 };
+export const TEST_SANDBOX: Partial<SandboxConfig> = {
+  image: TEST_IMAGE,
+  network: 'none',
+  idlePauseSeconds: 0,
+};
 
 export function startSandboxService(
   config: Partial<ServiceConfig> = {},
@@ -55,7 +59,14 @@ export async function removeLabelled(label: string): Promise<void> {
     ),
   );
   const { Volumes: volumes } = await docker.listVolumes({ filters: { label: [label] } });
-  await Promise.all((volumes ?? []).map((volume) => docker.getVolume(volume.Name).remove().catch(() => undefined)));
+  await Promise.all(
+    (volumes ?? []).map((volume) =>
+      docker
+        .getVolume(volume.Name)
+        .remove()
+        .catch(() => undefined),
+    ),
+  );
 }
 
 export async function containerState(sandboxId: string): Promise<string | null> {
@@ -83,7 +94,11 @@ export async function execIn(sandboxId: string, script: string) {
 
 /** Creates a sandbox through the API and waits until its start has finished. */
 export async function createSandbox(service: TestService, specId?: string): Promise<SandboxInfo> {
-  const created = await service.api('POST', '/api/v1/sandboxes', specId ? { body: { sandbox_spec_id: specId } } : {});
+  const created = await service.api(
+    'POST',
+    '/api/v1/sandboxes',
+    specId ? { body: { sandbox_spec_id: specId } } : {},
+  );
   if (created.status !== 200) throw new Error(`create failed: ${created.status} ${created.text}`);
   const { id } = created.json as SandboxInfo;
   return service.service.context.sandboxes.settled(id);

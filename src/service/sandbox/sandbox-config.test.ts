@@ -27,7 +27,9 @@ describe('resolveSandboxConfig', () => {
       network: 'host',
       idlePauseSeconds: 0,
     });
-    expect(resolveSandboxConfig({ network: 'none', limits: { cpus: 1, memoryBytes: 1, pids: 10 } }, env)).toMatchObject({
+    expect(
+      resolveSandboxConfig({ network: 'none', limits: { cpus: 1, memoryBytes: 1, pids: 10 } }, env),
+    ).toMatchObject({
       network: 'none',
       limits: { cpus: 1, memoryBytes: 1, pids: 10 },
     });
@@ -37,6 +39,8 @@ describe('resolveSandboxConfig', () => {
     expect(() => resolveSandboxConfig({}, { DOCKHAND_SANDBOX_PROVIDER: 'kubernetes' })).toThrow(
       /DOCKHAND_SANDBOX_PROVIDER must be one of docker, process/,
     );
-    expect(() => resolveSandboxConfig({}, { DOCKHAND_SANDBOX_NETWORK: 'macvlan' })).toThrow(/bridge, none, host/);
+    expect(() => resolveSandboxConfig({}, { DOCKHAND_SANDBOX_NETWORK: 'macvlan' })).toThrow(
+      /bridge, none, host/,
+    );
   });
 });

@@ -20,7 +20,11 @@ export interface SandboxConfig {
 const PROVIDERS = ['docker', 'process'] as const;
 const NETWORKS = ['bridge', 'none', 'host'] as const;
 
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
   if (value === undefined || value === '') return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new Error(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
@@ -39,13 +43,21 @@ export function resolveSandboxConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): SandboxConfig {
   return {
-    provider: options.provider ?? oneOf('DOCKHAND_SANDBOX_PROVIDER', env.DOCKHAND_SANDBOX_PROVIDER, PROVIDERS) ?? null,
+    provider:
+      options.provider ??
+      oneOf('DOCKHAND_SANDBOX_PROVIDER', env.DOCKHAND_SANDBOX_PROVIDER, PROVIDERS) ??
+      null,
     image: options.image ?? (env.DOCKHAND_SANDBOX_IMAGE || null),
-    network: options.network ?? oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ?? 'bridge',
+    network:
+      options.network ??
+      oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ??
+      'bridge',
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     allowSudo: options.allowSudo ?? true,
     idlePauseSeconds:
-      options.idlePauseSeconds ?? seconds('DOCKHAND_SANDBOX_IDLE_PAUSE_S', env.DOCKHAND_SANDBOX_IDLE_PAUSE_S) ?? 900,
+      options.idlePauseSeconds ??
+      seconds('DOCKHAND_SANDBOX_IDLE_PAUSE_S', env.DOCKHAND_SANDBOX_IDLE_PAUSE_S) ??
+      900,
     onClose: options.onClose ?? 'pause',
   };
 }

@@ -76,7 +76,8 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
       if (sandboxes.providerKind() === 'process') logger.warn(sandboxes.describe().warning);
       const reconciled = sandboxes.start();
       if (status.available) await reconciled;
-      else reconciled.catch((error: unknown) => logger.error({ err: error }, 'Sandbox reconciliation failed'));
+      else
+        reconciled.catch((error: unknown) => logger.error({ err: error }, 'Sandbox reconciliation failed'));
     },
   };
 }

@@ -248,9 +248,14 @@ export class SandboxService {
       const live = this.deps.store.all().filter((record) => LIVE.includes(record.status));
       await Promise.all(
         live.map((record) =>
-          this.queue.run(record.id, () => this.pauseNow(record.id)).catch((error: unknown) => {
-            this.deps.logger.warn({ sandbox: record.id, err: error }, 'Could not pause the sandbox at close');
-          }),
+          this.queue
+            .run(record.id, () => this.pauseNow(record.id))
+            .catch((error: unknown) => {
+              this.deps.logger.warn(
+                { sandbox: record.id, err: error },
+                'Could not pause the sandbox at close',
+              );
+            }),
         ),
       );
     }
@@ -313,7 +318,10 @@ export class SandboxService {
     }
     this.deps.store.update(id, observed);
     if (next.status !== record.status) {
-      this.deps.logger.info({ sandbox: id, from: record.status, to: next.status, error: next.error }, 'sandbox status');
+      this.deps.logger.info(
+        { sandbox: id, from: record.status, to: next.status, error: next.error },
+        'sandbox status',
+      );
     }
     this.emit(next);
   }
@@ -332,7 +340,10 @@ export class SandboxService {
           .find((record) => !tried.has(record.id) && this.users.isIdle(record.id));
         if (!victim) throw tooManyLiveSandboxes(max);
         tried.add(victim.id);
-        this.deps.logger.info({ sandbox: victim.id, max }, 'Pausing the least recently used sandbox to make room');
+        this.deps.logger.info(
+          { sandbox: victim.id, max },
+          'Pausing the least recently used sandbox to make room',
+        );
         await this.queue.run(victim.id, () => this.pauseNow(victim.id));
       }
       return admit();
@@ -390,7 +401,11 @@ export class SandboxService {
       if (!record || (record.status === 'ERROR' && record.containerId === null)) return;
       let observed: ObservedState;
       if (record.status === 'STARTING' && record.containerId === null) {
-        observed = { status: 'ERROR', error: 'Dockhand stopped while the sandbox was being created', exposedUrls: [] };
+        observed = {
+          status: 'ERROR',
+          error: 'Dockhand stopped while the sandbox was being created',
+          exposedUrls: [],
+        };
       } else {
         try {
           observed = await this.deps.providers[record.provider].observe(record);
@@ -413,9 +428,11 @@ export class SandboxService {
     for (const record of this.deps.store.runningByLastUse()) {
       if (record.lastUsedAt >= cutoff || !this.users.isIdle(record.id)) continue;
       this.deps.logger.info({ sandbox: record.id }, 'Pausing an idle sandbox');
-      await this.queue.run(record.id, () => this.pauseNow(record.id)).catch((error: unknown) => {
-        this.deps.logger.warn({ sandbox: record.id, err: error }, 'Could not pause the idle sandbox');
-      });
+      await this.queue
+        .run(record.id, () => this.pauseNow(record.id))
+        .catch((error: unknown) => {
+          this.deps.logger.warn({ sandbox: record.id, err: error }, 'Could not pause the idle sandbox');
+        });
     }
   }
 }

@@ -58,8 +58,7 @@ export class SandboxStore {
   /** Random per data folder; containers of other installs carry another one and are never touched. */
   instanceId(): string {
     const row = this.db.prepare("SELECT value FROM service_meta WHERE key = 'instance_id'").get() as
-      | { value: string }
-      | undefined;
+      { value: string } | undefined;
     if (!row) throw new Error('The install id is missing from the database');
     return row.value;
   }

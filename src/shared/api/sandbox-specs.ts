@@ -25,7 +25,10 @@ export const SandboxSpecInfo = z.object({
 });
 export type SandboxSpecInfo = z.infer<typeof SandboxSpecInfo>;
 
-export const SandboxSpecPage = z.object({ items: z.array(SandboxSpecInfo), next_page_id: z.string().nullable() });
+export const SandboxSpecPage = z.object({
+  items: z.array(SandboxSpecInfo),
+  next_page_id: z.string().nullable(),
+});
 
 export const SandboxSpecSearchQuery = PageQuery;
 export const SandboxSpecBatchQuery = z.object({ id: repeatedIds() });

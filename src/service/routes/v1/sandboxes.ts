@@ -121,7 +121,10 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
       responses: {
         200: { description: 'Running', schema: SuccessBody },
         404: NOT_FOUND,
-        409: { description: 'The sandbox is in ERROR or MISSING, or the live cap is reached', schema: DetailBody },
+        409: {
+          description: 'The sandbox is in ERROR or MISSING, or the live cap is reached',
+          schema: DetailBody,
+        },
         503: DOCKER_DOWN,
       },
       handler: async ({ params }) => {

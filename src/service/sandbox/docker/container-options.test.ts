@@ -66,7 +66,9 @@ describe('containerOptions', () => {
 
   it('sets no-new-privileges unless a non-root user may use sudo', () => {
     expect(containerOptions(plan()).HostConfig?.SecurityOpt).toEqual([]);
-    expect(containerOptions(plan({ allowSudo: false })).HostConfig?.SecurityOpt).toEqual(['no-new-privileges']);
+    expect(containerOptions(plan({ allowSudo: false })).HostConfig?.SecurityOpt).toEqual([
+      'no-new-privileges',
+    ]);
     const root = containerOptions(plan({ user: null }));
     expect(root.User).toBeUndefined();
     expect(root.HostConfig?.SecurityOpt).toEqual(['no-new-privileges']);

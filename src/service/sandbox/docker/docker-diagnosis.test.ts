@@ -43,7 +43,9 @@ async function fakeEngine(apiVersion: string): Promise<string> {
       return;
     }
     res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify({ ApiVersion: apiVersion, Version: apiVersion === '1.40' ? '19.03.15' : '24.0.7' }));
+    res.end(
+      JSON.stringify({ ApiVersion: apiVersion, Version: apiVersion === '1.40' ? '19.03.15' : '24.0.7' }),
+    );
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(socket, resolve));
@@ -76,7 +78,11 @@ describe('diagnoseConnectionError', () => {
     const diagnosis = diagnoseConnectionError(error, endpoint, { ...LINUX, dockerInstalled: false });
     expect(diagnosis.cause).toBe('not_installed');
     expect(diagnosis.fix).toMatch(/Install Docker Engine/);
-    const mac = diagnoseConnectionError(error, endpoint, { ...LINUX, platform: 'darwin', dockerInstalled: false });
+    const mac = diagnoseConnectionError(error, endpoint, {
+      ...LINUX,
+      platform: 'darwin',
+      dockerInstalled: false,
+    });
     expect(mac.fix).toMatch(/Install Docker Desktop/);
   });
 
@@ -96,7 +102,10 @@ describe('diagnoseConnectionError', () => {
   it('names a socket nobody listens on (ECONNREFUSED) "not running"', async () => {
     const socket = path.join(tempDir(), 'stale.sock');
     // A process that listens, then dies without removing its socket file.
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socket)})`]);
+    const child = spawn(process.execPath, [
+      '-e',
+      `require('net').createServer().listen(${JSON.stringify(socket)})`,
+    ]);
     while (!existsSync(socket)) await sleep(20);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));

@@ -53,7 +53,8 @@ export function machineFacts(env: NodeJS.ProcessEnv = process.env): MachineFacts
   }
   return {
     platform: process.platform,
-    dockerInstalled: onPath('docker', env) || onPath('podman', env) || (desktop ? existsSync(desktop) : false),
+    dockerInstalled:
+      onPath('docker', env) || onPath('podman', env) || (desktop ? existsSync(desktop) : false),
     wsl,
   };
 }

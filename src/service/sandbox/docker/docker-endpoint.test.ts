@@ -133,7 +133,12 @@ describe('resolveDockerEndpoint', () => {
 
   it('supports ssh:// engines', () => {
     const endpoint = resolveDockerEndpoint(machine({ env: { DOCKER_HOST: 'ssh://ops@build.example' } }));
-    expect(endpoint.options).toMatchObject({ protocol: 'ssh', host: 'build.example', port: 22, username: 'ops' });
+    expect(endpoint.options).toMatchObject({
+      protocol: 'ssh',
+      host: 'build.example',
+      port: 22,
+      username: 'ops',
+    });
   });
 
   it('reports an unsupported scheme as a problem', () => {

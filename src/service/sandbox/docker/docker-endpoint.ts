@@ -6,9 +6,7 @@ import type { DockerOptions } from 'dockerode';
 
 /** Where the engine address came from, as the docker CLI would pick it. */
 export type EndpointSource =
-  | { kind: 'env' }
-  | { kind: 'context'; name: string }
-  | { kind: 'default'; found: boolean };
+  { kind: 'env' } | { kind: 'context'; name: string } | { kind: 'default'; found: boolean };
 
 export interface DockerEndpoint {
   /** The address as the docker CLI prints it, e.g. `unix:///var/run/docker.sock`. */
@@ -73,7 +71,8 @@ function readJson(machine: EndpointEnvironment, file: string): Record<string, un
 function currentContext(machine: EndpointEnvironment): string | null {
   const fromEnv = machine.env.DOCKER_CONTEXT;
   const name =
-    fromEnv || (readJson(machine, path.join(dockerConfigDir(machine), 'config.json'))?.currentContext ?? null);
+    fromEnv ||
+    (readJson(machine, path.join(dockerConfigDir(machine), 'config.json'))?.currentContext ?? null);
   return typeof name === 'string' && name !== '' && name !== 'default' ? name : null;
 }
 
@@ -117,7 +116,8 @@ export function modemOptions(
     const socketPath = url.slice('unix://'.length);
     return socketPath ? { socketPath } : `"${url}" names no socket`;
   }
-  if (url.startsWith('npipe://')) return { socketPath: url.slice('npipe://'.length) || '//./pipe/docker_engine' };
+  if (url.startsWith('npipe://'))
+    return { socketPath: url.slice('npipe://'.length) || '//./pipe/docker_engine' };
   let parsed: URL;
   try {
     parsed = new URL(url.includes('://') ? url : `tcp://${url}`);
@@ -174,7 +174,12 @@ export function resolveDockerEndpoint(machine: EndpointEnvironment = machineEnvi
   if (context) {
     const resolved = readContext(machine, context);
     if (typeof resolved === 'string') {
-      return { url: `context:${context}`, source: { kind: 'context', name: context }, options: null, problem: resolved };
+      return {
+        url: `context:${context}`,
+        source: { kind: 'context', name: context },
+        options: null,
+        problem: resolved,
+      };
     }
     return endpoint(resolved.host, { kind: 'context', name: context }, machine, resolved.tlsDir);
   }

@@ -5,17 +5,27 @@ const BASE = ['root:x:0:0:root:/root:/bin/bash', 'daemon:x:1:1:daemon:/usr/sbin:
 
 describe('loginUser', () => {
   it('prefers the dockhand user', () => {
-    const passwd = [...BASE, 'pn:x:1000:1000::/home/pn:/bin/bash', 'dockhand:x:1001:1001::/home/dockhand:/bin/bash'];
+    const passwd = [
+      ...BASE,
+      'pn:x:1000:1000::/home/pn:/bin/bash',
+      'dockhand:x:1001:1001::/home/dockhand:/bin/bash',
+    ];
     expect(loginUser(passwd.join('\n'))).toBe('dockhand');
   });
 
   it('else takes uid 1000, else the lowest login uid', () => {
     expect(loginUser([...BASE, 'pn:x:1000:1000::/home/pn:/bin/bash'].join('\n'))).toBe('pn');
-    expect(loginUser([...BASE, 'b:x:1200:1200::/h:/bin/sh', 'a:x:1100:1100::/h:/bin/zsh'].join('\n'))).toBe('a');
+    expect(loginUser([...BASE, 'b:x:1200:1200::/h:/bin/sh', 'a:x:1100:1100::/h:/bin/zsh'].join('\n'))).toBe(
+      'a',
+    );
   });
 
   it('ignores system accounts, nobody and accounts without a login shell', () => {
-    const passwd = [...BASE, 'nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin', 'svc:x:1000:1000::/:/bin/false'];
+    const passwd = [
+      ...BASE,
+      'nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin',
+      'svc:x:1000:1000::/:/bin/false',
+    ];
     expect(loginUser(passwd.join('\n'))).toBeNull();
   });
 });

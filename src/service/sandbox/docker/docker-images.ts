@@ -188,7 +188,10 @@ export class DockerImages {
       if (layer) layer.current = layer.total;
     }
     const total = [...layers.values()].reduce((sum, layer) => sum + layer.total, 0);
-    const current = [...layers.values()].reduce((sum, layer) => sum + Math.min(layer.current, layer.total), 0);
+    const current = [...layers.values()].reduce(
+      (sum, layer) => sum + Math.min(layer.current, layer.total),
+      0,
+    );
     const percent = total > 0 ? Math.floor((current / total) * 100) : null;
     this.progressByImage.set(image, {
       state: 'pulling',

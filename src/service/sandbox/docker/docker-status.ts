@@ -82,7 +82,8 @@ export class DockerConnection implements DockerStatus {
 
   /** The client; only use it after `check()`/`require()` said the engine is available. */
   get client(): Docker {
-    if (!this.docker) throw new DockerUnavailable(this.setupProblem ?? diagnoseMisconfiguration(this.endpoint, 'no client'));
+    if (!this.docker)
+      throw new DockerUnavailable(this.setupProblem ?? diagnoseMisconfiguration(this.endpoint, 'no client'));
     return this.docker;
   }
 
@@ -117,7 +118,8 @@ export class DockerConnection implements DockerStatus {
 
   /** The engine's API version, or why it cannot be used. */
   async diagnose(): Promise<{ apiVersion: string } | DockerDiagnosis> {
-    if (this.setupProblem || !this.docker) return this.setupProblem ?? diagnoseMisconfiguration(this.endpoint, 'no client');
+    if (this.setupProblem || !this.docker)
+      return this.setupProblem ?? diagnoseMisconfiguration(this.endpoint, 'no client');
     try {
       await withSignal<unknown>(this.docker.ping.bind(this.docker))({ abortSignal: timeout() });
       const version = await withSignal<Docker.DockerVersion>(this.docker.version.bind(this.docker))({

@@ -76,11 +76,13 @@ export class DockerSandboxFiles implements SandboxFiles {
   async write(path: string, data: Buffer | string, options: WriteOptions = {}): Promise<void> {
     const requested = sandboxPath(path);
     const result = await this.script(PREPARE_WRITE_SCRIPT, requested);
-    if (result.exitCode === IS_DIRECTORY) throw new SandboxFileError('is_directory', `${path} is a directory`);
+    if (result.exitCode === IS_DIRECTORY)
+      throw new SandboxFileError('is_directory', `${path} is a directory`);
     this.assertSucceeded(result, path);
     const fields = result.stdout.split('\0');
     const existing = fields[0] === 'new' ? null : parseFindRecords(result.stdout)[0];
-    if (existing === undefined) throw new SandboxFileError('failed', `${path}: unexpected answer ${result.stdout}`);
+    if (existing === undefined)
+      throw new SandboxFileError('failed', `${path}: unexpected answer ${result.stdout}`);
     const target = existing?.path ?? requested;
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     const pack = tar.pack();
@@ -103,7 +105,8 @@ export class DockerSandboxFiles implements SandboxFiles {
   async list(directory: string): Promise<FileInfo[]> {
     const path = sandboxPath(directory);
     const result = await this.script(LIST_SCRIPT, path);
-    if (result.exitCode === NOT_DIRECTORY) throw new SandboxFileError('not_directory', `${directory} is not a directory`);
+    if (result.exitCode === NOT_DIRECTORY)
+      throw new SandboxFileError('not_directory', `${directory} is not a directory`);
     this.assertSucceeded(result, directory);
     return parseFindRecords(result.stdout).sort((a, b) => (a.name < b.name ? -1 : 1));
   }
@@ -146,7 +149,11 @@ export class DockerSandboxFiles implements SandboxFiles {
     }
   }
 
-  private async putArchive(archive: NodeJS.ReadableStream | Buffer, directory: string, path: string): Promise<void> {
+  private async putArchive(
+    archive: NodeJS.ReadableStream | Buffer,
+    directory: string,
+    path: string,
+  ): Promise<void> {
     try {
       await this.container.putArchive(archive, { path: directory });
     } catch (error) {
@@ -161,7 +168,10 @@ export class DockerSandboxFiles implements SandboxFiles {
   private assertSucceeded(result: { exitCode: number; stderr: string }, path: string): void {
     if (result.exitCode === 0) return;
     if (result.exitCode === MISSING) throw new SandboxFileError('not_found', `${path} does not exist`);
-    throw new SandboxFileError('failed', `${path}: ${result.stderr.trim() || `exit code ${result.exitCode}`}`);
+    throw new SandboxFileError(
+      'failed',
+      `${path}: ${result.stderr.trim() || `exit code ${result.exitCode}`}`,
+    );
   }
 }
 
@@ -169,10 +179,8 @@ function parseFindRecords(output: string): FileInfo[] {
   const fields = output.split('\0');
   const records: FileInfo[] = [];
   for (let start = 0; start + FIELDS <= fields.length; start += FIELDS) {
-    const [type = '', mode = '', uid = '', gid = '', size = '', mtime = '', link = '', path = ''] = fields.slice(
-      start,
-      start + FIELDS,
-    );
+    const [type = '', mode = '', uid = '', gid = '', size = '', mtime = '', link = '', path = ''] =
+      fields.slice(start, start + FIELDS);
     records.push({
       path,
       name: pathName(path),

@@ -1,5 +1,16 @@
 import { createReadStream, createWriteStream, type Stats } from 'node:fs';
-import { chmod, lstat, mkdir, readFile, readdir, readlink, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  readFile,
+  readdir,
+  readlink,
+  stat,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -91,7 +102,13 @@ async function describe(path: string, follow: boolean): Promise<FileInfo> {
   return {
     path,
     name: pathName(path),
-    type: info.isFile() ? 'file' : info.isDirectory() ? 'directory' : info.isSymbolicLink() ? 'symlink' : 'other',
+    type: info.isFile()
+      ? 'file'
+      : info.isDirectory()
+        ? 'directory'
+        : info.isSymbolicLink()
+          ? 'symlink'
+          : 'other',
     size: info.size,
     mode: info.mode & 0o7777,
     uid: info.uid,
@@ -104,7 +121,10 @@ async function describe(path: string, follow: boolean): Promise<FileInfo> {
 /** Writes one archive entry below root, refusing names that leave it and links on the way. */
 async function extractEntry(root: string, entry: ArchiveEntry): Promise<void> {
   const { header } = entry;
-  const name = posix.normalize(header.name).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  const name = posix
+    .normalize(header.name)
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '');
   if (name.startsWith('/') || name === '..' || name.startsWith('../')) {
     throw new SandboxFileError('failed', `The archive entry ${header.name} points outside the directory`);
   }
@@ -134,7 +154,10 @@ async function extractEntry(root: string, entry: ArchiveEntry): Promise<void> {
       return;
     default:
       entry.resume();
-      throw new SandboxFileError('failed', `Unsupported archive entry type ${header.type} for ${header.name}`);
+      throw new SandboxFileError(
+        'failed',
+        `Unsupported archive entry type ${header.type} for ${header.name}`,
+      );
   }
 }
 
@@ -144,7 +167,10 @@ async function assertNoLinkOnTheWay(root: string, name: string): Promise<void> {
     const info = await lstatOrNull(join(root, ...segments.slice(0, depth)));
     if (!info) return;
     if (info.isSymbolicLink()) {
-      throw new SandboxFileError('failed', `The archive entry ${name} would be written through a symbolic link`);
+      throw new SandboxFileError(
+        'failed',
+        `The archive entry ${name} would be written through a symbolic link`,
+      );
     }
   }
 }
@@ -170,7 +196,7 @@ async function addToArchive(pack: tar.Pack, path: string, name: string): Promise
 }
 
 /** Streams a file into an archive entry, with backpressure. */
-function addFile(pack: tar.Pack, header: Parameters<tar.Pack["entry"]>[0], path: string): Promise<void> {
+function addFile(pack: tar.Pack, header: Parameters<tar.Pack['entry']>[0], path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
     const copy = async (): Promise<void> => {

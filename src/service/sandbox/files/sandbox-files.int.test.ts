@@ -45,13 +45,23 @@ const kinds = [
     create: async (): Promise<Fixture> => {
       const root = await mkdtemp(join(tmpdir(), 'dockhand-files-'));
       const sh = (script: string) =>
-        new Promise<void>((resolve, reject) => execFile('sh', ['-c', script], (error) => (error ? reject(error) : resolve())));
-      return { files: new LocalSandboxFiles(), root, sh, remove: () => rm(root, { recursive: true, force: true }) };
+        new Promise<void>((resolve, reject) =>
+          execFile('sh', ['-c', script], (error) => (error ? reject(error) : resolve())),
+        );
+      return {
+        files: new LocalSandboxFiles(),
+        root,
+        sh,
+        remove: () => rm(root, { recursive: true, force: true }),
+      };
     },
   },
 ];
 
-const ALL_BYTES = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, byte) => byte)), randomBytes(70_000)]);
+const ALL_BYTES = Buffer.concat([
+  Buffer.from(Array.from({ length: 256 }, (_, byte) => byte)),
+  randomBytes(70_000),
+]);
 
 async function tarOf(entries: tar.Header[], contents: Record<string, Buffer>): Promise<Buffer> {
   const pack = tar.pack();
@@ -62,14 +72,19 @@ async function tarOf(entries: tar.Header[], contents: Record<string, Buffer>): P
   return Buffer.concat(chunks);
 }
 
-async function entriesOf(archive: NodeJS.ReadableStream): Promise<Map<string, { type: string; data: Buffer }>> {
+async function entriesOf(
+  archive: NodeJS.ReadableStream,
+): Promise<Map<string, { type: string; data: Buffer }>> {
   const extract = tar.extract();
   archive.pipe(extract);
   const entries = new Map<string, { type: string; data: Buffer }>();
   for await (const entry of extract) {
     const chunks: Uint8Array[] = [];
     for await (const chunk of entry) chunks.push(chunk as Uint8Array);
-    entries.set(entry.header.name.replace(/\/$/, ''), { type: entry.header.type, data: Buffer.concat(chunks) });
+    entries.set(entry.header.name.replace(/\/$/, ''), {
+      type: entry.header.type,
+      data: Buffer.concat(chunks),
+    });
   }
   return entries;
 }
@@ -205,10 +220,15 @@ describe('local sandbox files', () => {
     const root = await mkdtemp(join(tmpdir(), 'dockhand-files-'));
     try {
       const files = new LocalSandboxFiles();
-      const escape = await tarOf([header('../escaped.txt', 'file', 0o644, 1)], { '../escaped.txt': Buffer.from('x') });
+      const escape = await tarOf([header('../escaped.txt', 'file', 0o644, 1)], {
+        '../escaped.txt': Buffer.from('x'),
+      });
       await expect(files.upload(`${root}/in`, escape)).rejects.toThrow(/outside the directory/);
       const throughLink = await tarOf(
-        [{ ...header('link', 'symlink', 0o777), linkname: tmpdir() }, header('link/file.txt', 'file', 0o644, 1)],
+        [
+          { ...header('link', 'symlink', 0o777), linkname: tmpdir() },
+          header('link/file.txt', 'file', 0o644, 1),
+        ],
         { 'link/file.txt': Buffer.from('x') },
       );
       await expect(files.upload(`${root}/in`, throughLink)).rejects.toThrow(/through a symbolic link/);

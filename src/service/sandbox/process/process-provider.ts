@@ -84,7 +84,11 @@ export class ProcessSandboxProvider implements SandboxProvider {
 
   async observe(record: SandboxRecord): Promise<ObservedState> {
     if (!existsSync(this.workspaceDir(record.id))) {
-      return { status: 'MISSING', error: 'The workspace folder was removed outside Dockhand', exposedUrls: [] };
+      return {
+        status: 'MISSING',
+        error: 'The workspace folder was removed outside Dockhand',
+        exposedUrls: [],
+      };
     }
     const status = record.status === 'STARTING' ? 'RUNNING' : record.status;
     return { status, error: record.error, exposedUrls: record.exposedUrls };

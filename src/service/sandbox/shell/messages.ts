@@ -1,7 +1,7 @@
 /** The exact texts the shell adds to command output (agent-behaviour §3.1 and §2.7). */
 
 export const ADVICE =
-  "You may wait longer to see additional output by sending empty command '', send other commands to interact with the current process, send keys (\"C-c\", \"C-z\", \"C-d\") to interrupt/kill the previous command before sending your new command, or use the timeout parameter in execute_bash for future commands.";
+  'You may wait longer to see additional output by sending empty command \'\', send other commands to interact with the current process, send keys ("C-c", "C-z", "C-d") to interrupt/kill the previous command before sending your new command, or use the timeout parameter in execute_bash for future commands.';
 
 export const CONTINUED_PREFIX = '[Below is the output of the previous command.]\n';
 

@@ -90,11 +90,16 @@ export class ProcessShellTransport implements ShellTransport {
 
   run(script: string): Promise<OneOffResult> {
     return new Promise((resolve, reject) => {
-      execFile('/bin/sh', ['-c', script], { env: this.options.env ?? process.env }, (error, stdout, stderr) => {
-        const code = error ? error.code : 0;
-        if (typeof code !== 'number') reject(error ?? new Error('sh did not start'));
-        else resolve({ exitCode: code, output: stdout + stderr });
-      });
+      execFile(
+        '/bin/sh',
+        ['-c', script],
+        { env: this.options.env ?? process.env },
+        (error, stdout, stderr) => {
+          const code = error ? error.code : 0;
+          if (typeof code !== 'number') reject(error ?? new Error('sh did not start'));
+          else resolve({ exitCode: code, output: stdout + stderr });
+        },
+      );
     });
   }
 

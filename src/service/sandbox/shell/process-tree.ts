@@ -22,7 +22,9 @@ export async function processTree(rootPid: number): Promise<number[]> {
     ordered.push(next);
     queue.push(...(children.get(next) ?? []));
   }
-  const sessions = new Set(processes.filter((entry) => ordered.includes(entry.pid)).map((entry) => entry.session));
+  const sessions = new Set(
+    processes.filter((entry) => ordered.includes(entry.pid)).map((entry) => entry.session),
+  );
   const strays = processes.filter((entry) => sessions.has(entry.session) && !ordered.includes(entry.pid));
   return [...ordered, ...strays.map((entry) => entry.pid)];
 }

@@ -20,7 +20,7 @@ describe('findPromptMarker', () => {
   });
 
   it('skips text that only looks like a marker', () => {
-    const fake = "###PS1JSON###\n{\"pid\": '$$'}\n###PS1END###\n";
+    const fake = '###PS1JSON###\n{"pid": \'$$\'}\n###PS1END###\n';
     const found = findPromptMarker(`${fake}out${marker}`, 0);
     expect(found).toMatchObject({ outputEnd: `${fake}out`.length, metadata });
   });

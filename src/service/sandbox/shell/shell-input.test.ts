@@ -8,7 +8,7 @@ import { commandInput, controlKey, shellQuote } from './shell-input';
 describe('commandInput', () => {
   it('writes the script unchanged to <id>.sh and sources it as one unit', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dockhand-input-'));
-    const script = "printf 'a\\tb\\n'\nif true; then\n\techo \"x y\"\nfi\necho $((1 + 2))";
+    const script = 'printf \'a\\tb\\n\'\nif true; then\n\techo "x y"\nfi\necho $((1 + 2))';
     const { text } = commandInput('id1', script, dir);
     const output = execFileSync('bash', ['--norc'], { input: text }).toString();
     expect(readFileSync(join(dir, 'id1.sh'), 'utf8')).toBe(`${script}\n`);

@@ -19,7 +19,9 @@ export function commandInput(id: string, script: string, commandDir: string): Co
   const delimiter = `DOCKHAND_EOF_${id}`;
   const encoded = Buffer.from(`${script}\n`).toString('base64');
   const lines = encoded.match(new RegExp(`.{1,${BASE64_LINE}}`, 'g')) ?? [];
-  const text = [`base64 -d >| ${file} <<'${delimiter}' && source ${file}`, ...lines, delimiter, ''].join('\n');
+  const text = [`base64 -d >| ${file} <<'${delimiter}' && source ${file}`, ...lines, delimiter, ''].join(
+    '\n',
+  );
   return { text, echoEnd: new RegExp(`(?:^|\\n)${delimiter}\\r*\\n`) };
 }
 

@@ -96,7 +96,9 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
   const sandboxes: Sandbox[] = [];
   const sessions: ShellSession[] = [];
 
-  async function open(options: ShellSessionOptions = {}): Promise<{ session: ShellSession; sandbox: Sandbox }> {
+  async function open(
+    options: ShellSessionOptions = {},
+  ): Promise<{ session: ShellSession; sandbox: Sandbox }> {
     const sandbox = await kind.create();
     sandboxes.push(sandbox);
     const session = new ShellSession(sandbox.transport, { ...TEST_LIMITS, ...options });
@@ -144,7 +146,8 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
 
   test('runs a multi-line script as one unit and returns multi-line output', async () => {
     const { session } = await open();
-    const script = "for i in 1 2 3; do\n\techo \"line $i\"\ndone\nprintf 'a\\tb\\n'\nif false; then echo no; fi";
+    const script =
+      'for i in 1 2 3; do\n\techo "line $i"\ndone\nprintf \'a\\tb\\n\'\nif false; then echo no; fi';
     const result = await session.execute({ command: script });
     expect(result.output).toBe('line 1\nline 2\nline 3\na\tb');
     expect(result.exit_code).toBe(0);
@@ -162,9 +165,10 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
     const { session, sandbox } = await open();
     const result = await session.execute({ command: 'seq 1 150000' });
     const full = Array.from({ length: 150_000 }, (_, index) => index + 1).join('\n');
-    const note = /\n\[\.\.\. Observation truncated due to length; full output \((\d+) chars\) saved to (\S+) \.\.\.\]\n/.exec(
-      result.output,
-    );
+    const note =
+      /\n\[\.\.\. Observation truncated due to length; full output \((\d+) chars\) saved to (\S+) \.\.\.\]\n/.exec(
+        result.output,
+      );
     expect(note).not.toBeNull();
     expect(Number(note?.[1])).toBe(full.length);
     expect(note?.[2]).toMatch(new RegExp(`^${sandbox.transport.outputDir}/[0-9a-f]+\\.log$`));
@@ -181,12 +185,14 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
     expect(timedOut.output).toMatch(/^tick\n/);
     expect(timedOut.metadata.suffix).toBe(hardTimeoutSuffix(1));
     expect(timedOut.metadata.suffix).toBe(
-      "\n[The command timed out after 1 seconds. You may wait longer to see additional output by sending empty command '', send other commands to interact with the current process, send keys (\"C-c\", \"C-z\", \"C-d\") to interrupt/kill the previous command before sending your new command, or use the timeout parameter in execute_bash for future commands.]",
+      '\n[The command timed out after 1 seconds. You may wait longer to see additional output by sending empty command \'\', send other commands to interact with the current process, send keys ("C-c", "C-z", "C-d") to interrupt/kill the previous command before sending your new command, or use the timeout parameter in execute_bash for future commands.]',
     );
     const interrupted = await session.execute({ command: 'C-c', isInput: true });
     expect(interrupted).toMatchObject({ outcome: 'completed', exit_code: 130 });
     expect(interrupted.metadata.prefix).toBe(CONTINUED_PREFIX);
-    expect(interrupted.metadata.suffix).toBe('\n[The command completed with exit code 130. CTRL+C was sent.]');
+    expect(interrupted.metadata.suffix).toBe(
+      '\n[The command completed with exit code 130. CTRL+C was sent.]',
+    );
     expect((await session.execute({ command: 'echo after' })).output).toBe('after');
   });
 
@@ -199,7 +205,9 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
     while (poll.output === '') poll = await session.execute({ command: '' });
     expect(poll).toMatchObject({ outcome: 'no_change_timeout', output: 'middle' });
     expect(poll.metadata.prefix).toBe(CONTINUED_PREFIX);
-    expect(observationText(poll).startsWith('[Below is the output of the previous command.]\nmiddle')).toBe(true);
+    expect(observationText(poll).startsWith('[Below is the output of the previous command.]\nmiddle')).toBe(
+      true,
+    );
     expect(session.busy).toBe(true);
     expect((await session.execute({ command: 'C-c', isInput: true })).exit_code).toBe(130);
   });
@@ -221,7 +229,9 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
     expect(await running).toBe(stopped);
     expect(stopped).toMatchObject({ outcome: 'interrupted', exit_code: 130 });
     expect(stopped?.metadata.suffix).toBe(STOPPED_SUFFIX);
-    expect(observationText(stopped ?? (await running))).toContain('\n[The command was interrupted by the user (Stop).]');
+    expect(observationText(stopped ?? (await running))).toContain(
+      '\n[The command was interrupted by the user (Stop).]',
+    );
     expect(await session.interrupt()).toBeNull();
     expect((await session.execute({ command: 'echo next' })).output).toBe('next');
   });
@@ -240,7 +250,7 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
 
   test('Stop ends a process that ignores SIGINT with SIGKILL', async () => {
     const { session, sandbox } = await open();
-    const running = session.execute({ command: "bash -c 'trap \"\" INT; sleep 1001'" });
+    const running = session.execute({ command: 'bash -c \'trap "" INT; sleep 1001\'' });
     await waitForProcess(sandbox.transport, '^slee[p] 1001$');
     const stopped = await session.interrupt();
     expect(await running).toBe(stopped);

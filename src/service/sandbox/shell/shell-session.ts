@@ -50,13 +50,7 @@ export interface ExecuteRequest {
 }
 
 export type ShellOutcome =
-  | 'completed'
-  | 'no_change_timeout'
-  | 'hard_timeout'
-  | 'shell_exited'
-  | 'refused'
-  | 'interrupted'
-  | 'error';
+  'completed' | 'no_change_timeout' | 'hard_timeout' | 'shell_exited' | 'refused' | 'interrupted' | 'error';
 
 /** OpenHands' CmdOutputMetadata; `pid` is the shell's own pid. */
 export interface ShellMetadata {
@@ -259,7 +253,14 @@ export class ShellSession {
       case 'marker': {
         const exitCode = this.completeCommand();
         const suffix = completedSuffix(exitCode, keyName);
-        return this.result(running.command, 'completed', await this.render(raw, running), exitCode, prefix, suffix);
+        return this.result(
+          running.command,
+          'completed',
+          await this.render(raw, running),
+          exitCode,
+          prefix,
+          suffix,
+        );
       }
       case 'exit': {
         const exitCode = this.exitCode ?? -1;
@@ -273,12 +274,26 @@ export class ShellSession {
       case 'no_change': {
         running.continued = true;
         const suffix = noChangeSuffix((limits.noChangeMs ?? 0) / 1000);
-        return this.result(running.command, 'no_change_timeout', await this.render(raw, running), -1, prefix, suffix);
+        return this.result(
+          running.command,
+          'no_change_timeout',
+          await this.render(raw, running),
+          -1,
+          prefix,
+          suffix,
+        );
       }
       case 'hard_timeout': {
         running.continued = true;
         const suffix = hardTimeoutSuffix(limits.hardMs / 1000);
-        return this.result(running.command, 'hard_timeout', await this.render(raw, running), -1, prefix, suffix);
+        return this.result(
+          running.command,
+          'hard_timeout',
+          await this.render(raw, running),
+          -1,
+          prefix,
+          suffix,
+        );
       }
     }
   }

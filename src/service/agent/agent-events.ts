@@ -1,0 +1,78 @@
+import type { NewEvent } from '../../shared/api/events';
+
+export const AGENT_STATES = [
+  'loading',
+  'running',
+  'awaiting_user_input',
+  'paused',
+  'stopped',
+  'finished',
+  'rejected',
+  'error',
+  'awaiting_user_confirmation',
+  'user_confirmed',
+  'user_rejected',
+  'rate_limited',
+] as const;
+export type AgentState = (typeof AGENT_STATES)[number];
+
+/** The V0 events the agent loop appends, built in one place so their shapes stay consistent. */
+
+export function agentStateChanged(state: AgentState, reason = ''): NewEvent {
+  return {
+    source: 'environment',
+    message: '',
+    observation: 'agent_state_changed',
+    content: '',
+    extras: { agent_state: state, reason },
+  };
+}
+
+export function userMessage(content: string, imageUrls: string[] = []): NewEvent {
+  return {
+    source: 'user',
+    message: content,
+    action: 'message',
+    args: { content, image_urls: imageUrls, file_urls: [], wait_for_response: false, security_risk: -1 },
+  };
+}
+
+export function agentMessage(content: string, metadata: Record<string, unknown>): NewEvent {
+  return {
+    source: 'agent',
+    message: content,
+    action: 'message',
+    args: { content, image_urls: null, file_urls: null, wait_for_response: true, security_risk: -1 },
+    ...metadata,
+  };
+}
+
+export function errorObservation(content: string, extra: Partial<NewEvent> = {}): NewEvent {
+  return {
+    source: 'agent',
+    message: content,
+    observation: 'error',
+    content,
+    extras: { error_id: '' },
+    ...extra,
+  };
+}
+
+export function systemAction(content: string, tools: unknown[], version: string): NewEvent {
+  return {
+    source: 'agent',
+    message: content,
+    action: 'system',
+    args: { content, tools, openhands_version: version, agent_class: 'CodeActAgent' },
+  };
+}
+
+export function workspaceRecall(content: string, extras: Record<string, unknown>): NewEvent {
+  return {
+    source: 'environment',
+    message: 'Added workspace context',
+    observation: 'recall',
+    content,
+    extras: { recall_type: 'workspace_context', ...extras },
+  };
+}

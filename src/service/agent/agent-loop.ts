@@ -1,0 +1,423 @@
+import type { NewEvent, V0Event } from '../../shared/api/events';
+import type { EventLog } from '../events/event-log';
+import type { SecretMasker } from '../events/secret-masker';
+import {
+  type AgentState,
+  agentMessage,
+  agentStateChanged,
+  errorObservation,
+  systemAction,
+  userMessage,
+  workspaceRecall,
+} from './agent-events';
+import { needsConfirmation, type ConfirmationSettings } from './confirmation-policy';
+import { LlmError } from './llm/llm-errors';
+import type { LlmClient, LlmResponse, LlmRetryInfo, LlmToolCall } from './llm/llm-types';
+import { buildMessages, type CallMetadata } from './message-builder';
+import { analyzeAction, Risk, type SecretContext } from './security/rules-analyzer';
+import { RISK_LEVELS, type ToolRegistry } from './tools/registry';
+import type { AgentTool, ToolContext } from './tools/tool';
+
+export const NOT_EXECUTED_FINISHED = 'Not executed: the agent finished before this call.';
+export const NOT_EXECUTED_REJECTED =
+  'Not executed: an earlier action in this response was rejected by the user.';
+export const STOPPED_NOT_EXECUTED = 'Stop button pressed. The action has not been executed.';
+export const REJECTED_TEXT = 'Action has been rejected by the user! Waiting for further user input.';
+
+/** A status update for clients (not stored): `{status_update, type, id, message}`. */
+export interface StatusUpdate {
+  type: 'info' | 'error';
+  id: string;
+  message: string;
+  retry_in_s?: number;
+}
+
+export interface AgentLoopConfig extends ConfirmationSettings {
+  systemPrompt: string;
+  /** The `<RUNTIME_INFORMATION>` text and its fields, recalled with the first user message. */
+  workspaceContext: { content: string; extras: Record<string, unknown> };
+  maxIterations: number;
+  /** USD; null = no budget. */
+  maxBudgetPerTask: number | null;
+  version: string;
+}
+
+export interface AgentLoopDeps {
+  conversationId: string;
+  events: EventLog;
+  masker: SecretMasker;
+  llm: LlmClient;
+  tools: ToolRegistry;
+  toolContext: ToolContext;
+  secrets: SecretContext;
+  config: AgentLoopConfig;
+  /** Interrupts the running shell command (Stop). */
+  interrupt(): Promise<unknown>;
+  onStatus?(update: StatusUpdate): void;
+}
+
+interface QueuedCall {
+  call: LlmToolCall;
+  thought: string;
+  metadata: CallMetadata;
+}
+
+interface PendingConfirmation extends QueuedCall {
+  tool: AgentTool;
+  args: Record<string, unknown>;
+  risk: number;
+}
+
+const RISK_VALUES: Record<string, number> = { LOW: Risk.LOW, MEDIUM: Risk.MEDIUM, HIGH: Risk.HIGH };
+
+/**
+ * The agent loop of one conversation: asks the model, runs the tools it calls one at a time, and records
+ * everything as events. One step runs at a time; user actions change the state between steps.
+ */
+export class AgentLoop {
+  private current: AgentState = 'loading';
+  private queue: QueuedCall[] = [];
+  private pending: PendingConfirmation | null = null;
+  private iterations = 0;
+  private iterationLimit: number;
+  private budgetLimit: number | null;
+  private cost = 0;
+  private costKnown = true;
+  private promptTokens = 0;
+  private completionTokens = 0;
+  private abort: AbortController | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private recalled = false;
+
+  constructor(private readonly deps: AgentLoopDeps) {
+    this.iterationLimit = deps.config.maxIterations;
+    this.budgetLimit = deps.config.maxBudgetPerTask;
+  }
+
+  get state(): AgentState {
+    return this.current;
+  }
+
+  /** Records the system event and enters `running` with the first message, else `awaiting_user_input`. */
+  start(initial?: { content: string; imageUrls?: string[] }): void {
+    this.setState('loading');
+    this.append(
+      systemAction(this.deps.config.systemPrompt, this.deps.tools.definitions(), this.deps.config.version),
+    );
+    if (initial) this.sendMessage(initial.content, initial.imageUrls);
+    else this.setState('awaiting_user_input');
+  }
+
+  /** A user message: recorded, then the agent runs (rejecting a pending confirmation first). */
+  sendMessage(content: string, imageUrls: string[] = []): void {
+    if (this.current === 'awaiting_user_confirmation') this.reject('');
+    if (this.current === 'error') {
+      this.iterationLimit = this.iterations + this.deps.config.maxIterations;
+      if (this.deps.config.maxBudgetPerTask !== null)
+        this.budgetLimit = this.cost + this.deps.config.maxBudgetPerTask;
+    }
+    this.append(userMessage(content, imageUrls));
+    if (!this.recalled) {
+      this.recalled = true;
+      this.append(
+        workspaceRecall(this.deps.config.workspaceContext.content, this.deps.config.workspaceContext.extras),
+      );
+    }
+    this.setState('running');
+    this.kick();
+  }
+
+  /** A user's `change_agent_state`: running, paused, stopped, user_confirmed, user_rejected. */
+  async changeState(
+    requested: 'running' | 'paused' | 'stopped' | 'user_confirmed' | 'user_rejected',
+    reason = '',
+  ): Promise<void> {
+    if (requested === this.current) return;
+    switch (requested) {
+      case 'paused':
+        this.setState('paused');
+        return;
+      case 'running':
+        if (this.current === 'loading') return;
+        this.setState('running');
+        this.kick();
+        return;
+      case 'stopped':
+        return this.stop();
+      case 'user_confirmed':
+        this.confirm();
+        return;
+      case 'user_rejected':
+        this.reject(reason);
+        return;
+    }
+  }
+
+  /** Stop: aborts the model call, interrupts the running command, answers queued calls; `stopped` at once. */
+  async stop(): Promise<void> {
+    this.abort?.abort();
+    const unanswered = [...this.queue, ...(this.pending ? [this.pending] : [])];
+    this.queue = [];
+    this.pending = null;
+    this.setState('stopped');
+    await this.deps.interrupt().catch(() => undefined);
+    for (const queued of unanswered) this.answerUnexecuted(queued, STOPPED_NOT_EXECUTED);
+  }
+
+  /** Resolves when no step is running (for callers that wait for the agent to settle). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private confirm(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    this.setState('user_confirmed');
+    this.running = this.chain(async () => {
+      await this.execute(pending, 'confirmed');
+      if (this.current === 'user_confirmed') this.setState('running');
+      await this.drive();
+    });
+  }
+
+  private reject(reason: string): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    this.setState('user_rejected');
+    const action = this.appendAction(pending, 'rejected');
+    const content = reason ? `${REJECTED_TEXT}\nReason: ${reason}` : REJECTED_TEXT;
+    this.append({
+      source: 'agent',
+      message: content,
+      observation: 'user_rejected',
+      content,
+      extras: {},
+      cause: action.id,
+      tool_call_metadata: pending.metadata,
+    });
+    for (const queued of this.queue) this.answerUnexecuted(queued, NOT_EXECUTED_REJECTED);
+    this.queue = [];
+    this.setState('awaiting_user_input');
+  }
+
+  private kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.chain(() => this.drive());
+  }
+
+  private chain(work: () => Promise<void>): Promise<void> {
+    const previous = this.running ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((error: unknown) => this.fail(error instanceof Error ? error.message : String(error)))
+      .finally(() => {
+        if (this.running === next) this.running = null;
+      });
+    return next;
+  }
+
+  private async drive(): Promise<void> {
+    do {
+      this.again = false;
+      while (this.current === 'running' && !this.pending) {
+        if (this.queue.length) await this.runQueued(this.queue.shift() as QueuedCall);
+        else await this.askModel();
+      }
+    } while (this.again && this.current === 'running');
+  }
+
+  private async askModel(): Promise<void> {
+    if (this.iterations >= this.iterationLimit) {
+      return this.fail(
+        `Agent reached maximum iteration. Current iteration: ${this.iterations}, max iteration: ${this.iterationLimit}`,
+      );
+    }
+    if (this.budgetLimit !== null && this.costKnown && this.cost >= this.budgetLimit) {
+      return this.fail(
+        `Agent reached maximum budget for conversation. Current budget: ${this.cost.toFixed(2)}, max budget: ${this.budgetLimit.toFixed(2)}`,
+      );
+    }
+    this.abort = new AbortController();
+    let response: LlmResponse;
+    try {
+      response = await this.deps.llm.complete({
+        system: this.deps.config.systemPrompt,
+        messages: buildMessages(this.deps.events.after(this.deps.conversationId, -1)),
+        tools: this.deps.tools.definitions(),
+        signal: this.abort.signal,
+        onRetry: (info) => this.retrying(info),
+      });
+    } catch (error) {
+      if (this.current === 'stopped' || this.current === 'paused') return;
+      if (error instanceof LlmError) return this.fail(error.message, error.statusId ?? undefined);
+      throw error;
+    } finally {
+      this.abort = null;
+    }
+    if (this.current === 'rate_limited') this.setState('running');
+    this.iterations += 1;
+    this.account(response);
+    if (this.current !== 'running') return; // stopped or paused while the reply streamed
+    if (response.toolCalls.length === 0) {
+      this.append(agentMessage(response.text, { llm_metrics: this.metrics(response) }));
+      this.setState('awaiting_user_input');
+      return;
+    }
+    this.queue = response.toolCalls.map((call, index) => ({
+      call,
+      thought: index === 0 ? response.text : '',
+      metadata: {
+        function_name: call.name,
+        tool_call_id: call.id,
+        model_response: { id: response.responseId },
+        total_calls_in_response: response.toolCalls.length,
+        arguments: call.args ?? call.rawArgs,
+      },
+    }));
+  }
+
+  private async runQueued(queued: QueuedCall): Promise<void> {
+    const tool = this.deps.tools.get(queued.call.name);
+    if (!tool) {
+      return this.answerUnexecuted(
+        queued,
+        `Tool ${queued.call.name} is not registered. (arguments: ${queued.call.rawArgs}). Please check the tool name and retry with an existing tool.`,
+      );
+    }
+    const { security_risk: declared, ...rest } = queued.call.args ?? {};
+    const parsed = queued.call.args ? tool.parameters.safeParse(rest) : null;
+    if (!parsed?.success) {
+      const reason = parsed
+        ? parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')
+        : queued.call.argsError;
+      return this.answerUnexecuted(
+        queued,
+        `Invalid arguments for tool ${queued.call.name}: ${reason}. Please retry with valid arguments.`,
+      );
+    }
+    const args = parsed.data as Record<string, unknown>;
+    if (tool.name === 'finish') {
+      this.appendAction({ ...queued, tool, args, risk: Risk.LOW }, 'confirmed');
+      for (const later of this.queue) this.answerUnexecuted(later, NOT_EXECUTED_FINISHED);
+      this.queue = [];
+      this.setState('finished');
+      return;
+    }
+    const assessed = analyzeAction(tool.analyzed(args), this.deps.secrets);
+    const declaredRisk =
+      typeof declared === 'string' && (RISK_LEVELS as readonly string[]).includes(declared)
+        ? RISK_VALUES[declared]
+        : undefined;
+    const risk = Math.max(assessed.risk, declaredRisk ?? Risk.UNKNOWN);
+    const call = { ...queued, tool, args, risk };
+    if (tool.hasSideEffects(args) && needsConfirmation(this.deps.config, risk, declaredRisk === undefined)) {
+      this.pending = call;
+      this.appendAction(call, 'awaiting_confirmation', assessed.rules);
+      this.setState('awaiting_user_confirmation');
+      return;
+    }
+    await this.execute(call, 'confirmed');
+  }
+
+  private async execute(call: PendingConfirmation, confirmation: 'confirmed'): Promise<void> {
+    const action = this.appendAction(call, confirmation);
+    const run = call.tool.execute;
+    if (!run) return;
+    try {
+      const observation = await run(call.args, this.deps.toolContext);
+      if (this.current === 'stopped') return;
+      this.append({ source: 'agent', ...observation, cause: action.id, tool_call_metadata: call.metadata });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.append(errorObservation(message, { cause: action.id, tool_call_metadata: call.metadata }));
+    }
+  }
+
+  private appendAction(call: PendingConfirmation, confirmation: string, rules: string[] = []): V0Event {
+    const action = call.tool.toAction(call.args, call.thought);
+    return this.append({
+      source: 'agent',
+      message: action.message,
+      action: action.action,
+      args: {
+        ...action.args,
+        confirmation_state: confirmation,
+        security_risk: call.risk,
+        ...(rules.length ? { security_rules: rules } : {}),
+      },
+      tool_call_metadata: call.metadata,
+      llm_metrics: this.metrics(),
+    });
+  }
+
+  /** An `error` observation answering a call that did not run, so the model sees every call answered. */
+  private answerUnexecuted(queued: QueuedCall, text: string): void {
+    this.append(errorObservation(text, { tool_call_metadata: queued.metadata }));
+  }
+
+  private retrying(info: LlmRetryInfo): void {
+    if (info.agentState === 'rate_limited' && this.current === 'running') this.setState('rate_limited');
+    this.deps.onStatus?.({
+      type: 'info',
+      id: info.statusId,
+      message: info.message,
+      retry_in_s: info.retryInS,
+    });
+  }
+
+  private fail(reason: string, statusId = 'STATUS$ERROR'): void {
+    for (const queued of this.queue) {
+      this.answerUnexecuted(
+        queued,
+        'The action has not been executed due to a runtime error; the sandbox state may have been lost.',
+      );
+    }
+    this.queue = [];
+    this.setState('error', reason);
+    this.deps.onStatus?.({ type: 'error', id: statusId, message: reason });
+  }
+
+  private account(response: LlmResponse): void {
+    this.cost += response.cost.usd ?? 0;
+    this.costKnown &&= response.cost.known;
+    this.promptTokens += response.usage.prompt;
+    this.completionTokens += response.usage.completion;
+  }
+
+  private metrics(response?: LlmResponse): Record<string, unknown> {
+    return {
+      accumulated_cost: this.cost,
+      max_budget_per_task: this.budgetLimit,
+      cost_known: this.costKnown,
+      accumulated_token_usage: {
+        model: this.deps.llm.route.model,
+        prompt_tokens: this.promptTokens,
+        completion_tokens: this.completionTokens,
+        cache_read_tokens: response?.usage.cache_read ?? 0,
+        cache_write_tokens: response?.usage.cache_write ?? 0,
+        context_window: 0,
+        per_turn_token: response ? response.usage.prompt + response.usage.completion : 0,
+        response_id: response?.responseId ?? '',
+      },
+      costs: [],
+      response_latencies: [],
+      token_usages: [],
+    };
+  }
+
+  private setState(state: AgentState, reason = ''): void {
+    if (state === this.current && state !== 'loading') return;
+    this.current = state;
+    this.append(agentStateChanged(state, reason));
+  }
+
+  private append(event: NewEvent): V0Event {
+    return this.deps.events.append(this.deps.conversationId, event, this.deps.masker);
+  }
+}

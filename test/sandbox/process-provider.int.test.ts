@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processGroup } from '../../src/service/sandbox/process/sandbox-processes';
+import type { SandboxInfo } from '../../src/shared/api/sandboxes';
+import type { TestService } from '../support/service';
+import { startSandboxService } from './support';
+
+/** The state letter of /proc/<pid>/stat: S sleeping, T stopped, ... */
+function processState(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[0] ?? '?';
+}
+
+describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
+  let service: TestService;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    service = await startSandboxService({}, { provider: 'process' });
+  });
+
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await service?.close();
+  });
+
+  it('says plainly in /server_info that commands run unsandboxed', async () => {
+    const info = (await service.api('GET', '/server_info')).json as {
+      sandbox: { provider: string; isolated: boolean; warning: string };
+    };
+    expect(info.sandbox).toMatchObject({ provider: 'process', isolated: false });
+    expect(info.sandbox.warning).toMatch(/commands run unsandboxed on this computer/);
+  });
+
+  it('creates a folder, stops and continues its process group, and deletes it', async () => {
+    const created = await service.api('POST', '/api/v1/sandboxes');
+    expect(created.status).toBe(200);
+    const sandbox = await service.service.context.sandboxes.settled((created.json as SandboxInfo).id);
+    expect(sandbox).toMatchObject({ status: 'RUNNING', provider: 'process', isolated: false });
+    expect(sandbox.exposed_urls?.map((url) => url.name)).toEqual(['WORKER_1', 'WORKER_2']);
+    const folder = path.join(service.dataDir, 'workspaces', sandbox.id);
+    expect(existsSync(path.join(folder, 'project'))).toBe(true);
+
+    const target = await service.service.context.sandboxes.target(sandbox.id);
+    if (target.kind !== 'process') throw new Error('expected a process target');
+    expect(target).toMatchObject({ workspaceDir: folder, workingDir: path.join(folder, 'project') });
+    // A shell stands in: its own process group, adopted by the sandbox.
+    const shell = spawn('sh', ['-c', 'sleep 600 & wait'], { cwd: target.workingDir, detached: true, stdio: 'ignore' });
+    children.push(shell);
+    const pid = shell.pid ?? 0;
+    const exited = new Promise((resolve) => shell.once('exit', resolve));
+    target.adopt(processGroup(pid));
+    expect(processState(pid)).toMatch(/[SR]/);
+
+    expect((await service.api('POST', `/api/v1/sandboxes/${sandbox.id}/pause`)).json).toEqual({ success: true });
+    expect(processState(pid)).toBe('T');
+    const paused = (await service.api('GET', `/api/v1/sandboxes/${sandbox.id}`)).json as SandboxInfo;
+    expect(paused).toMatchObject({ status: 'PAUSED', session_api_key: null, exposed_urls: null });
+
+    expect((await service.api('POST', `/api/v1/sandboxes/${sandbox.id}/resume`)).json).toEqual({ success: true });
+    expect(processState(pid)).toMatch(/[SR]/);
+    expect(await service.service.context.sandboxes.settled(sandbox.id)).toMatchObject({
+      status: 'RUNNING',
+      exposed_urls: sandbox.exposed_urls,
+    });
+
+    expect((await service.api('DELETE', `/api/v1/sandboxes/${sandbox.id}`)).json).toEqual({ success: true });
+    await exited;
+    expect(shell.signalCode).toBe('SIGKILL');
+    expect(existsSync(folder)).toBe(false);
+    expect((await service.api('GET', `/api/v1/sandboxes/${sandbox.id}`)).status).toBe(404);
+  });
+
+  it('reports a workspace folder removed outside Dockhand as MISSING after a restart', async () => {
+    const created = await service.api('POST', '/api/v1/sandboxes');
+    const id = (created.json as SandboxInfo).id;
+    await service.service.context.sandboxes.settled(id);
+    await service.close({ keepData: true });
+    const { rmSync } = await import('node:fs');
+    rmSync(path.join(service.dataDir, 'workspaces', id), { recursive: true, force: true });
+    service = await startSandboxService({ dataDir: service.dataDir }, { provider: 'process' });
+    expect((await service.api('GET', `/api/v1/sandboxes/${id}`)).json).toMatchObject({
+      status: 'MISSING',
+      error: 'The workspace folder was removed outside Dockhand',
+    });
+  });
+});
