@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processGroup } from '../../src/service/sandbox/process/sandbox-processes';
@@ -22,7 +22,8 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
   });
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await service?.close();
   });
 
@@ -47,19 +48,27 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
     if (target.kind !== 'process') throw new Error('expected a process target');
     expect(target).toMatchObject({ workspaceDir: folder, workingDir: path.join(folder, 'project') });
     // A shell stands in: its own process group, adopted by the sandbox.
-    const shell = spawn('sh', ['-c', 'sleep 600 & wait'], { cwd: target.workingDir, detached: true, stdio: 'ignore' });
+    const shell = spawn('sh', ['-c', 'sleep 600 & wait'], {
+      cwd: target.workingDir,
+      detached: true,
+      stdio: 'ignore',
+    });
     children.push(shell);
     const pid = shell.pid ?? 0;
     const exited = new Promise((resolve) => shell.once('exit', resolve));
     target.adopt(processGroup(pid));
     expect(processState(pid)).toMatch(/[SR]/);
 
-    expect((await service.api('POST', `/api/v1/sandboxes/${sandbox.id}/pause`)).json).toEqual({ success: true });
+    expect((await service.api('POST', `/api/v1/sandboxes/${sandbox.id}/pause`)).json).toEqual({
+      success: true,
+    });
     expect(processState(pid)).toBe('T');
     const paused = (await service.api('GET', `/api/v1/sandboxes/${sandbox.id}`)).json as SandboxInfo;
     expect(paused).toMatchObject({ status: 'PAUSED', session_api_key: null, exposed_urls: null });
 
-    expect((await service.api('POST', `/api/v1/sandboxes/${sandbox.id}/resume`)).json).toEqual({ success: true });
+    expect((await service.api('POST', `/api/v1/sandboxes/${sandbox.id}/resume`)).json).toEqual({
+      success: true,
+    });
     expect(processState(pid)).toMatch(/[SR]/);
     expect(await service.service.context.sandboxes.settled(sandbox.id)).toMatchObject({
       status: 'RUNNING',
@@ -78,7 +87,6 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
     const id = (created.json as SandboxInfo).id;
     await service.service.context.sandboxes.settled(id);
     await service.close({ keepData: true });
-    const { rmSync } = await import('node:fs');
     rmSync(path.join(service.dataDir, 'workspaces', id), { recursive: true, force: true });
     service = await startSandboxService({ dataDir: service.dataDir }, { provider: 'process' });
     expect((await service.api('GET', `/api/v1/sandboxes/${id}`)).json).toMatchObject({

@@ -30,7 +30,7 @@ function swapBytes(bytes: Buffer): Buffer {
 export function decodeText(bytes: Buffer): TextFile {
   const utf16 = isUtf16(bytes);
   let text: string;
-  let bom = false;
+  let bom: boolean;
   if (utf16) {
     bom = true;
     const body = bytes.subarray(2);
