@@ -91,32 +91,38 @@ export class DockerImages {
     return this.progressByImage.get(image) ?? null;
   }
 
-  /** Pulls the image unless it is present; a failure names the offline image as the fix. */
-  async ensure(image: string, signal: AbortSignal): Promise<void> {
-    if (await this.inspect(image)) return;
-    let pull = this.pulls.get(image);
-    if (!pull) {
-      pull = this.pull(image).finally(() => this.pulls.delete(image));
-      this.pulls.set(image, pull);
+  /**
+   * Pulls the image unless it is present (a failure names the offline image as the fix), then tells what it
+   * holds: its user and whether it has bash.
+   */
+  async prepare(image: string, signal: AbortSignal): Promise<ImageContents> {
+    let info = await this.inspect(image);
+    if (!info) {
+      let pull = this.pulls.get(image);
+      if (!pull) {
+        pull = this.pull(image).finally(() => this.pulls.delete(image));
+        this.pulls.set(image, pull);
+      }
+      await Promise.race([
+        pull,
+        new Promise<never>((_, reject) => {
+          if (signal.aborted) reject(signal.reason);
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        }),
+      ]);
+      info = await this.inspect(image);
+      if (!info) throw new SandboxFailure(`Image ${image} is missing although its pull succeeded`);
     }
-    await Promise.race([
-      pull,
-      new Promise<never>((_, reject) => {
-        if (signal.aborted) reject(signal.reason);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      }),
-    ]);
+    return this.contents(image, info.Id, info.Config?.User ?? '');
   }
 
-  /** The image's user and whether it has bash, read once per image id from a container that never starts. */
-  async contents(image: string): Promise<ImageContents> {
-    const docker = await this.connection.require();
-    const info = await docker.getImage(image).inspect();
-    let contents = this.contentsById.get(info.Id);
+  /** Read once per image id, from a container that is never started. */
+  private contents(image: string, imageId: string, configuredUser: string): Promise<ImageContents> {
+    let contents = this.contentsById.get(imageId);
     if (!contents) {
-      contents = this.readContents(docker, image, info.Config?.User ?? '');
-      contents.catch(() => this.contentsById.delete(info.Id));
-      this.contentsById.set(info.Id, contents);
+      contents = this.readContents(this.connection.client, image, configuredUser);
+      contents.catch(() => this.contentsById.delete(imageId));
+      this.contentsById.set(imageId, contents);
     }
     return contents;
   }
@@ -145,7 +151,7 @@ export class DockerImages {
   }
 
   private async pull(image: string): Promise<void> {
-    const docker = await this.connection.require();
+    const docker = this.connection.client;
     this.progressByImage.set(image, { state: 'pulling', percent: null, message: `Pulling ${image}` });
     this.logger.info({ image }, `Pulling sandbox image ${image}`);
     try {

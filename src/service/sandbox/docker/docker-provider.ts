@@ -66,14 +66,12 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   async create(request: CreateRequest): Promise<ObservedState> {
     const { id, spec, signal } = request;
-    const docker = await this.connection.require();
-    await this.images.ensure(spec.id, signal);
+    const contents = await this.images.prepare(spec.id, signal);
     signal.throwIfAborted();
-    const contents = await this.images.contents(spec.id);
     if (!contents.hasBash) {
       throw new SandboxFailure(`Image ${spec.id} has no /bin/bash; choose an image that provides it.`);
     }
-    const container = await docker.createContainer(
+    const container = await this.connection.client.createContainer(
       containerOptions({
         sandboxId: id,
         instanceId: this.instanceId,
@@ -141,6 +139,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (state.Status === 'created') return { status: 'PAUSED', error: null, exposedUrls: [] };
     const { status, error } = statusOf(state);
     if (state.Status !== 'running') return { status, error, exposedUrls: [] };
+    // Already known to be ready (e.g. the event of its own start): no second probe.
+    if (record.status === 'RUNNING') return { status: 'RUNNING', error: null, exposedUrls: record.exposedUrls };
     return this.waitUntilReady(found.container, ['true']);
   }
 

@@ -66,12 +66,13 @@ export class LocalSandboxFiles implements SandboxFiles {
 
   async upload(directory: string, archive: NodeJS.ReadableStream | Buffer): Promise<void> {
     const root = sandboxPath(directory);
-    const extract = tar.extract();
-    const source = Buffer.isBuffer(archive) ? Readable.from([archive]) : archive;
-    source.on('error', (error: Error) => extract.destroy(error));
-    source.pipe(extract);
     try {
       await mkdir(root, { recursive: true });
+      const extract = tar.extract();
+      const source = Buffer.isBuffer(archive) ? Readable.from([archive]) : archive;
+      source.on('error', (error: Error) => extract.destroy(error));
+      source.pipe(extract);
+      // Iterate at once: the extractor emits entries only to a consumer that is already listening.
       for await (const entry of extract) {
         await extractEntry(root, entry);
       }

@@ -18,6 +18,8 @@ interface Fixture {
   root: string;
   /** Runs a shell command in the sandbox as its owner (root in a container). */
   sh(script: string): Promise<void>;
+  /** Who owns a new file written through `files`. */
+  newFileUid: number;
   remove(): Promise<void>;
 }
 
@@ -36,7 +38,8 @@ const kinds = [
         if (result.exitCode !== 0) throw new Error(result.stderr);
       };
       await sh(`mkdir -p ${root} && chown dockhand:dockhand ${root}`);
-      return { files: new DockerSandboxFiles(container), root, sh, remove: () => removeContainer(container) };
+      const files = new DockerSandboxFiles(container);
+      return { files, root, sh, newFileUid: 1000, remove: () => removeContainer(container) };
     },
   },
   {
@@ -52,6 +55,7 @@ const kinds = [
         files: new LocalSandboxFiles(),
         root,
         sh,
+        newFileUid: process.getuid?.() ?? -1,
         remove: () => rm(root, { recursive: true, force: true }),
       };
     },
@@ -134,7 +138,7 @@ describe.each(kinds)('$name sandbox files', (kind) => {
   });
 
   test('keeps the mode and owner of an existing file, and writes through a symlink', async () => {
-    const { files, root, sh } = await open();
+    const { files, root, sh, newFileUid } = await open();
     await sh(`printf old > ${root}/tool.sh && chmod 750 ${root}/tool.sh && ln -s tool.sh ${root}/link`);
     const before = await files.stat(`${root}/tool.sh`);
     await files.write(`${root}/link`, '#!/bin/sh\necho new\n');
@@ -146,7 +150,7 @@ describe.each(kinds)('$name sandbox files', (kind) => {
       linkTarget: 'tool.sh',
     });
     await files.write(`${root}/new.txt`, 'x', { mode: 0o600 });
-    expect((await files.stat(`${root}/new.txt`))?.mode).toBe(0o600);
+    expect(await files.stat(`${root}/new.txt`)).toMatchObject({ mode: 0o600, uid: newFileUid });
   });
 
   test('lists one level, sorted, with types and sizes', async () => {

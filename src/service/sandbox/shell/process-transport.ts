@@ -5,7 +5,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalSandboxFiles } from '../files/local-files';
 import { bashrc } from './prompt-marker';
-import { pauseProcessTree, resumeProcessTree } from './process-tree';
+import { pauseProcessTree, resumeProcessTree, signalIfAlive } from './process-tree';
 import type { OneOffResult, OpenTerminalOptions, ShellTransport, Terminal } from './transport';
 
 export interface ProcessShellTransportOptions {
@@ -64,8 +64,14 @@ export class ProcessShellTransport implements ShellTransport {
       env,
       detached: true,
     });
-    await once(child, 'spawn');
-    const pid = child.pid ?? 0;
+    try {
+      await once(child, 'spawn');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`The local shell needs python3 for its terminal: ${reason}`, { cause: error });
+    }
+    const pid = child.pid;
+    if (pid === undefined) throw new Error('The local shell started without a pid.');
     let exited = false;
     this.child = child;
     child.stdout.on('data', onData);
@@ -83,7 +89,7 @@ export class ProcessShellTransport implements ShellTransport {
       },
       close: () => {
         child.stdin.end();
-        if (!exited) process.kill(-pid, 'SIGTERM');
+        if (!exited) signalIfAlive(-pid, 'SIGTERM');
       },
     };
   }

@@ -40,7 +40,7 @@ export async function pauseProcessTree(rootPid: number): Promise<void> {
     const fresh = (await processTree(rootPid)).filter((pid) => !stopped.has(pid));
     if (fresh.length === 0) return;
     for (const pid of fresh) {
-      signal(pid, 'SIGSTOP');
+      signalIfAlive(pid, 'SIGSTOP');
       stopped.add(pid);
       await untilStopped(pid);
     }
@@ -49,14 +49,15 @@ export async function pauseProcessTree(rootPid: number): Promise<void> {
 
 /** Continues the whole tree, children first, so that bash only ever sees its job running. */
 export async function resumeProcessTree(rootPid: number): Promise<void> {
-  for (const pid of (await processTree(rootPid)).reverse()) signal(pid, 'SIGCONT');
+  for (const pid of (await processTree(rootPid)).reverse()) signalIfAlive(pid, 'SIGCONT');
 }
 
-function signal(pid: number, name: NodeJS.Signals): void {
+/** Signals a process (or, with a negative number, a process group) that may have just exited. */
+export function signalIfAlive(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // it has just exited
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
 

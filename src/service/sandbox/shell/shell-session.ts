@@ -126,6 +126,7 @@ const DEFAULTS: Required<Omit<ShellSessionOptions, 'restoredWorkingDir'>> = {
  */
 export class ShellSession {
   private readonly options: Required<Omit<ShellSessionOptions, 'restoredWorkingDir'>>;
+  private readonly restoredWorkingDir: string | null;
   private readonly buffer: TerminalBuffer;
   private terminal: Terminal | null = null;
   private generation = 0;
@@ -142,10 +143,11 @@ export class ShellSession {
 
   constructor(
     private readonly transport: ShellTransport,
-    private readonly sessionOptions: ShellSessionOptions = {},
+    options: ShellSessionOptions = {},
   ) {
-    const { restoredWorkingDir: _restored, ...limits } = sessionOptions;
+    const { restoredWorkingDir, ...limits } = options;
     this.options = { ...DEFAULTS, ...limits };
+    this.restoredWorkingDir = restoredWorkingDir ?? null;
     this.buffer = new TerminalBuffer(this.options.maxBufferedChars);
   }
 
@@ -190,9 +192,12 @@ export class ShellSession {
     if (this.closed) return;
     this.closed = true;
     const terminal = this.terminal;
-    if (terminal && this.prompt) await this.transport.run(hangUpScript(this.prompt.pid));
-    terminal?.close();
-    this.detach(129);
+    try {
+      if (terminal && this.prompt) await this.transport.run(hangUpScript(this.prompt.pid));
+    } finally {
+      terminal?.close();
+      this.detach(129);
+    }
   }
 
   private serialize<T>(task: () => Promise<T>): Promise<T> {
@@ -205,10 +210,9 @@ export class ShellSession {
     this.assertOpen();
     if (this.stopping) await this.stopping;
     const text = request.command.trim();
-    if (this.running && this.buffer.marker && !request.isInput && text !== '') {
-      // The command that timed out has finished since; the new one may run.
-      this.prompt = this.buffer.marker;
-      this.finishCommand();
+    if (this.running && !request.isInput && text !== '' && (this.buffer.marker || this.exitCode !== null)) {
+      // The command that timed out has ended since, so the new one may run (in a new shell if need be).
+      this.completeCommand();
     }
     const limits = this.limits(request.timeout);
     const running = this.running;
@@ -249,53 +253,47 @@ export class ShellSession {
     const running = this.current();
     const prefix = this.takeNotice() + (running.continued ? CONTINUED_PREFIX : '');
     const raw = this.buffer.take();
-    switch (end) {
-      case 'marker': {
-        const exitCode = this.completeCommand();
-        const suffix = completedSuffix(exitCode, keyName);
-        return this.result(
-          running.command,
-          'completed',
-          await this.render(raw, running),
-          exitCode,
-          prefix,
-          suffix,
-        );
-      }
-      case 'exit': {
-        const exitCode = this.exitCode ?? -1;
-        this.finishCommand();
-        const output = await this.render(raw, running);
-        this.assertOpen();
-        await this.startShell(this.prompt?.working_dir ?? null);
-        const suffix = shellExitedSuffix(exitCode, this.prompt?.working_dir ?? '');
-        return this.result(running.command, 'shell_exited', output, exitCode, prefix, suffix);
-      }
-      case 'no_change': {
-        running.continued = true;
-        const suffix = noChangeSuffix((limits.noChangeMs ?? 0) / 1000);
-        return this.result(
+    // State changes happen before the first await, so that a Stop meanwhile sees the command's end.
+    if (end === 'marker') {
+      const exitCode = this.completeCommand();
+      const output = await this.render(raw, running);
+      return this.result(
+        running.command,
+        'completed',
+        output,
+        exitCode,
+        prefix,
+        completedSuffix(exitCode, keyName),
+      );
+    }
+    if (end === 'exit') {
+      const exitCode = this.exitCode ?? -1;
+      this.finishCommand();
+      const output = await this.render(raw, running);
+      this.assertOpen();
+      await this.startShell(this.prompt?.working_dir ?? null);
+      const suffix = shellExitedSuffix(exitCode, this.prompt?.working_dir ?? '');
+      return this.result(running.command, 'shell_exited', output, exitCode, prefix, suffix);
+    }
+    running.continued = true;
+    const output = await this.render(raw, running);
+    return end === 'no_change'
+      ? this.result(
           running.command,
           'no_change_timeout',
-          await this.render(raw, running),
+          output,
           -1,
           prefix,
-          suffix,
-        );
-      }
-      case 'hard_timeout': {
-        running.continued = true;
-        const suffix = hardTimeoutSuffix(limits.hardMs / 1000);
-        return this.result(
+          noChangeSuffix((limits.noChangeMs ?? 0) / 1000),
+        )
+      : this.result(
           running.command,
           'hard_timeout',
-          await this.render(raw, running),
+          output,
           -1,
           prefix,
-          suffix,
+          hardTimeoutSuffix(limits.hardMs / 1000),
         );
-      }
-    }
   }
 
   private async refuse(running: Running, command: string): Promise<ShellResult> {
@@ -348,7 +346,7 @@ export class ShellSession {
 
   private async ensureShell(): Promise<void> {
     if (this.terminal && this.exitCode === null) return;
-    const previous = this.prompt?.working_dir ?? this.sessionOptions.restoredWorkingDir ?? null;
+    const previous = this.prompt?.working_dir ?? this.restoredWorkingDir;
     await this.startShell(previous);
     if (previous !== null) this.notice = restartedPrefix(this.prompt?.working_dir ?? previous);
   }
