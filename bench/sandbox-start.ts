@@ -7,7 +7,7 @@
  * `--runs` repetitions; it prints both medians and their ratio and exits 1 when the service takes more than
  * 1.5 times as long. Every container and volume it made is removed, also on failure.
  *
- *   npx tsx bench/sandbox-start.ts [--runs 5]
+ *   npx tsx bench/sandbox-start.ts [--runs 7]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -107,7 +107,7 @@ function instanceOf(service: DockhandService): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive whole number');
   await docker

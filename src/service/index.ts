@@ -149,12 +149,12 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     logger,
     ...(config.rendererDir ? { rendererDir: config.rendererDir } : {}),
   });
-  await sandboxLayer.start();
   const listening = await listenOnLoopback(app, {
     port: config.port ?? DEFAULT_PORT,
     strict: config.strictPort ?? false,
   });
   port = listening.port;
+  await sandboxLayer.start();
   const url = `http://127.0.0.1:${port}`;
   const discoveryFile = writeDiscoveryFile(dataDir, url, port);
   if (secrets.status.state !== 'ok') {

@@ -95,3 +95,23 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
     });
   });
 });
+
+describe('idle pausing', () => {
+  let service: TestService | undefined;
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('pauses a RUNNING sandbox left unused longer than the idle time, unless its conversations are busy', async () => {
+    service = await startSandboxService({}, { provider: 'process', idlePauseSeconds: 1 });
+    const sandboxes = service.service.context.sandboxes;
+    const spec = service.service.context.sandboxSpecs.default();
+    const busyOne = await sandboxes.settled((await sandboxes.create(spec)).id);
+    const idleOne = await sandboxes.settled((await sandboxes.create(spec)).id);
+    // The busy one is the least recently used, so the check (every second) meets it first and skips it.
+    sandboxes.setUsers({ isIdle: (id) => id === idleOne.id, release: async () => {} });
+    await expect.poll(() => sandboxes.get(idleOne.id).status, { timeout: 30_000 }).toBe('PAUSED');
+    expect(sandboxes.get(busyOne.id).status).toBe('RUNNING');
+  });
+});

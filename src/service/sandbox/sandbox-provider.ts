@@ -34,7 +34,7 @@ export interface DockerTarget {
   workspaceDir: string;
   /** The spec's working directory, e.g. `/workspace/project`. */
   workingDir: string;
-  /** The spec's environment (already in the container's env). */
+  /** The container's environment (the image's and the spec's `initial_env`); execs inherit it. */
   env: Record<string, string>;
   appPorts: AppPorts;
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { SandboxInfo, SandboxStatus } from '../../shared/api/sandboxes';
+import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
 import { DEFAULTS, type SettingsService } from '../settings/settings-service';
 import { dockerErrorText } from './docker/docker-errors';
@@ -112,7 +113,7 @@ export class SandboxService {
       warning: isolated
         ? null
         : 'Process sandboxes are on: commands run unsandboxed on this computer, as your user, with access to ' +
-          'your files. Switch sandbox_provider to "docker" for isolation.',
+          'your files. Use the "docker" sandbox provider for isolation.',
     };
   }
 
@@ -386,6 +387,11 @@ export class SandboxService {
     try {
       observed = await this.deps.providers[record.provider].resume(record);
     } catch (error) {
+      if (error instanceof HttpError) {
+        // Refused (Docker lost or said no): the sandbox is as it was.
+        this.apply(id, { status: record.status, error: record.error, exposedUrls: record.exposedUrls });
+        throw error;
+      }
       observed = { status: 'ERROR', error: failureText(error), exposedUrls: [] };
     }
     this.apply(id, observed);

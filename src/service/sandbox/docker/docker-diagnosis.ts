@@ -43,19 +43,22 @@ const DESKTOP_APPS: Partial<Record<NodeJS.Platform, string>> = {
   win32: 'C:\\Program Files\\Docker\\Docker\\Docker Desktop.exe',
 };
 
+function isWsl(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return /microsoft/i.test(readFileSync('/proc/version', 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 export function machineFacts(env: NodeJS.ProcessEnv = process.env): MachineFacts {
   const desktop = DESKTOP_APPS[process.platform];
-  let wsl = false;
-  try {
-    wsl = process.platform === 'linux' && /microsoft/i.test(readFileSync('/proc/version', 'utf8'));
-  } catch {
-    wsl = false;
-  }
   return {
     platform: process.platform,
     dockerInstalled:
       onPath('docker', env) || onPath('podman', env) || (desktop ? existsSync(desktop) : false),
-    wsl,
+    wsl: isWsl(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
+import { HttpError, httpError } from '../../http/errors';
 import { runInContainer } from '../files/container-command';
 import { containerName, volumeName } from '../sandbox-id';
 import {
@@ -23,7 +24,7 @@ import { statusOf } from './container-state';
 import { dockerErrorText, dockerStatusCode, ignoringGone } from './docker-errors';
 import { DockerEventWatcher } from './docker-events';
 import { type DockerImages, isRootUser } from './docker-images';
-import { type DockerConnection, reasonText } from './docker-status';
+import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
 import { LABEL } from './labels';
 
 /** §14: a sandbox whose probe keeps failing this long goes to ERROR. */
@@ -35,6 +36,11 @@ export interface DockerProviderConfig {
   network: NetworkMode;
   limits: SandboxLimits;
   allowSudo: boolean;
+}
+
+interface OwnContainer {
+  container: Docker.Container;
+  info: Docker.ContainerInspectInfo;
 }
 
 const REMOVED_OUTSIDE: ObservedState = {
@@ -90,42 +96,48 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.waitUntilReady(container, firstProbe);
   }
 
-  async pause(record: SandboxRecord): Promise<ObservedState> {
-    const found = await this.ownContainer(record.id);
-    if (!found) return REMOVED_OUTSIDE;
-    if (found.info.State.Status === 'running') await found.container.pause();
-    return { status: 'PAUSED', error: null, exposedUrls: [] };
-  }
-
-  async resume(record: SandboxRecord): Promise<ObservedState> {
-    const found = await this.ownContainer(record.id);
-    if (!found) return REMOVED_OUTSIDE;
-    const state = found.info.State.Status;
-    if (state === 'paused') await found.container.unpause();
-    else if (state !== 'running') await found.container.start();
-    return this.waitUntilReady(found.container, ['true']);
-  }
-
-  async remove(record: SandboxRecord): Promise<void> {
-    const found = await this.ownContainer(record.id);
-    if (found) {
-      const { container, info } = found;
-      if (info.State.Status === 'paused') await ignoringGone(() => container.unpause());
-      await ignoringGone(() => container.stop({ t: STOP_TIMEOUT_S }));
-      await ignoringGone(() => container.remove({ force: true }));
-    }
-    const volume = this.connection.client.getVolume(volumeName(record.id));
-    const volumeInfo = await volume.inspect().catch((error: unknown) => {
-      if (dockerStatusCode(error) === 404) return null;
-      throw error;
+  pause(record: SandboxRecord): Promise<ObservedState> {
+    return this.guard('pause', async () => {
+      const found = await this.ownContainer(record.id);
+      if (!found) return REMOVED_OUTSIDE;
+      if (found.info.State.Status === 'running') await found.container.pause();
+      return { status: 'PAUSED', error: null, exposedUrls: [] };
     });
-    if (volumeInfo && volumeInfo.Labels?.[LABEL.instance] === this.instanceId) {
-      await ignoringGone(() => volume.remove());
-    }
+  }
+
+  resume(record: SandboxRecord): Promise<ObservedState> {
+    return this.guard('resume', async () => {
+      const found = await this.ownContainer(record.id);
+      if (!found) return REMOVED_OUTSIDE;
+      const state = found.info.State.Status;
+      if (state === 'paused') await found.container.unpause();
+      else if (state !== 'running') await found.container.start();
+      return this.waitUntilReady(found.container, ['true']);
+    });
+  }
+
+  remove(record: SandboxRecord): Promise<void> {
+    return this.guard('delete', async () => {
+      const found = await this.ownContainer(record.id);
+      if (found) {
+        const { container, info } = found;
+        if (info.State.Status === 'paused') await ignoringGone(() => container.unpause());
+        await ignoringGone(() => container.stop({ t: STOP_TIMEOUT_S }));
+        await ignoringGone(() => container.remove({ force: true }));
+      }
+      const volume = this.connection.client.getVolume(volumeName(record.id));
+      const volumeInfo = await volume.inspect().catch((error: unknown) => {
+        if (dockerStatusCode(error) === 404) return null;
+        throw error;
+      });
+      if (volumeInfo && volumeInfo.Labels?.[LABEL.instance] === this.instanceId) {
+        await ignoringGone(() => volume.remove());
+      }
+    });
   }
 
   async observe(record: SandboxRecord): Promise<ObservedState> {
-    let found: Awaited<ReturnType<DockerSandboxProvider['ownContainer']>>;
+    let found: OwnContainer | null;
     try {
       found = await this.ownContainer(record.id);
     } catch (error) {
@@ -140,7 +152,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     const { status, error } = statusOf(state);
     if (state.Status !== 'running') return { status, error, exposedUrls: [] };
     // Already known to be ready (e.g. the event of its own start): no second probe.
-    if (record.status === 'RUNNING') return { status: 'RUNNING', error: null, exposedUrls: record.exposedUrls };
+    if (record.status === 'RUNNING')
+      return { status: 'RUNNING', error: null, exposedUrls: record.exposedUrls };
     return this.waitUntilReady(found.container, ['true']);
   }
 
@@ -155,7 +168,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   async target(record: SandboxRecord): Promise<DockerTarget> {
-    const found = await this.ownContainer(record.id);
+    const found = await this.guard('inspect', () => this.ownContainer(record.id));
     if (!found) throw new SandboxFailure(REMOVED_OUTSIDE.error ?? 'The container is missing');
     const config = found.info.Config;
     return {
@@ -180,8 +193,26 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.watcher?.close();
   }
 
+  /**
+   * Runs a Docker operation for a request: a lost engine becomes 503 and a refusal by the engine a 409 with
+   * its words, so that neither reads as a bug (500).
+   */
+  private async guard<T>(action: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof HttpError || error instanceof SandboxFailure) throw error;
+      const diagnosis = await this.connection.diagnose();
+      if (!('apiVersion' in diagnosis)) throw new DockerUnavailable(diagnosis);
+      if (dockerStatusCode(error) !== undefined) {
+        throw httpError(409, `Docker could not ${action} the sandbox: ${dockerErrorText(error)}`);
+      }
+      throw error;
+    }
+  }
+
   /** The sandbox's container with its inspect data, or null when it is gone or not this install's. */
-  private async ownContainer(sandboxId: string) {
+  private async ownContainer(sandboxId: string): Promise<OwnContainer | null> {
     const container = this.connection.client.getContainer(containerName(sandboxId));
     let info: Docker.ContainerInspectInfo;
     try {

@@ -62,6 +62,7 @@ export class DockerConnection implements DockerStatus {
   private readonly docker: Docker | null;
   private readonly setupProblem: DockerDiagnosis | null;
   private readonly facts: MachineFacts;
+  private version: Docker.DockerVersion | null = null;
 
   constructor(options: { endpoint?: DockerEndpoint; facts?: MachineFacts } = {}) {
     this.facts = options.facts ?? machineFacts();
@@ -122,13 +123,15 @@ export class DockerConnection implements DockerStatus {
       return this.setupProblem ?? diagnoseMisconfiguration(this.endpoint, 'no client');
     try {
       await withSignal<unknown>(this.docker.ping.bind(this.docker))({ abortSignal: timeout() });
-      const version = await withSignal<Docker.DockerVersion>(this.docker.version.bind(this.docker))({
+      // The version is asked once per connection: an engine is upgraded only by restarting it.
+      this.version ??= await withSignal<Docker.DockerVersion>(this.docker.version.bind(this.docker))({
         abortSignal: timeout(),
       });
-      const apiVersion = version.ApiVersion;
-      if (apiOlderThan(apiVersion)) return diagnoseOldEngine(apiVersion, version.Version);
+      const apiVersion = this.version.ApiVersion;
+      if (apiOlderThan(apiVersion)) return diagnoseOldEngine(apiVersion, this.version.Version);
       return { apiVersion };
     } catch (error) {
+      this.version = null;
       return diagnoseConnectionError(error, this.endpoint, this.facts);
     }
   }
