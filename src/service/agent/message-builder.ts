@@ -89,7 +89,11 @@ export function buildMessages(events: V0Event[]): ModelMessage[] {
       });
     } else if (event.action && metadata) {
       const responseId = metadata.model_response.id;
-      const response: PendingResponse = responses.get(responseId) ?? { thought: '', calls: [], results: new Map() };
+      const response: PendingResponse = responses.get(responseId) ?? {
+        thought: '',
+        calls: [],
+        results: new Map(),
+      };
       if (response.calls.length === 0)
         response.thought = String((event.args as { thought?: unknown }).thought ?? '');
       if (!response.calls.some((c) => c.id === metadata.tool_call_id)) {

@@ -6,13 +6,19 @@ import type { AgentTool } from './tool';
 const Parameters = z.object({
   command: z
     .string()
-    .describe('The bash command to run. Empty to see more output of the running command; with is_input, text or keys for it.'),
+    .describe(
+      'The bash command to run. Empty to see more output of the running command; with is_input, text or keys for it.',
+    ),
   is_input: z
     .union([z.boolean(), z.enum(['true', 'false'])])
     .optional()
     .transform((v) => v === true || v === 'true')
     .describe('"true" to send the command to the running process as input (or keys C-c, C-d, C-z, C-\\).'),
-  timeout: z.number().positive().optional().describe('Seconds to wait (1-600); replaces the 30 s no-output rule.'),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Seconds to wait (1-600); replaces the 30 s no-output rule.'),
 });
 
 export const executeBashTool: AgentTool<z.infer<typeof Parameters>> = {

@@ -44,7 +44,11 @@ export class ToolRegistry {
         schema.properties = { ...schema.properties, security_risk: SECURITY_RISK_SCHEMA };
         schema.required = [...(schema.required ?? []), 'security_risk'];
       }
-      return { name: tool.name, description: tool.description, parameters: schema as LlmToolDefinition['parameters'] };
+      return {
+        name: tool.name,
+        description: tool.description,
+        parameters: schema as LlmToolDefinition['parameters'],
+      };
     });
   }
 }

@@ -9,8 +9,15 @@ const Parameters = z.object({
   file_text: z.string().optional().describe('`create`: the content of the new file.'),
   old_str: z.string().optional().describe('`str_replace`: the exact text to replace.'),
   new_str: z.string().optional().describe('`str_replace`: the new text; `insert`: the text to insert.'),
-  insert_line: z.number().int().optional().describe('`insert`: the line after which `new_str` goes (0 = top).'),
-  view_range: z.array(z.number().int()).optional().describe('`view`: [start, end] lines, 1-based; end -1 = to the end.'),
+  insert_line: z
+    .number()
+    .int()
+    .optional()
+    .describe('`insert`: the line after which `new_str` goes (0 = top).'),
+  view_range: z
+    .array(z.number().int())
+    .optional()
+    .describe('`view`: [start, end] lines, 1-based; end -1 = to the end.'),
 });
 type Args = z.infer<typeof Parameters>;
 
@@ -26,7 +33,14 @@ export const strReplaceEditorTool: AgentTool<Args> = {
     args.command === 'view'
       ? {
           action: 'read',
-          args: { path: args.path, start: 0, end: -1, thought, impl_source: IMPL_SOURCE, view_range: args.view_range ?? null },
+          args: {
+            path: args.path,
+            start: 0,
+            end: -1,
+            thought,
+            impl_source: IMPL_SOURCE,
+            view_range: args.view_range ?? null,
+          },
           message: `Reading file: ${args.path}`,
         }
       : {

@@ -25,7 +25,9 @@ export class TaskList {
 
   replace(tasks: Task[]): void {
     mkdirSync(path.dirname(this.file), { recursive: true });
-    const lines = tasks.map((t) => `- ${MARK[t.status]} ${t.id}. ${t.title}${t.notes ? `\n  ${t.notes}` : ''}`);
+    const lines = tasks.map(
+      (t) => `- ${MARK[t.status]} ${t.id}. ${t.title}${t.notes ? `\n  ${t.notes}` : ''}`,
+    );
     writeFileSync(this.file, `# Task list\n\n${lines.join('\n')}\n`);
   }
 }

@@ -22,7 +22,10 @@ export const taskTrackerTool: AgentTool<z.infer<typeof Parameters>> = {
   toAction: ({ command, task_list }, thought) => ({
     action: 'task_tracking',
     args: { command, task_list: task_list ?? [], thought },
-    message: command === 'plan' ? `Updating the task list (${task_list?.length ?? 0} items)` : 'Viewing the task list',
+    message:
+      command === 'plan'
+        ? `Updating the task list (${task_list?.length ?? 0} items)`
+        : 'Viewing the task list',
   }),
   analyzed: () => ({ tool: 'task_tracker' }),
   execute: async ({ command, task_list }, { tasks }) => {
@@ -34,6 +37,11 @@ export const taskTrackerTool: AgentTool<z.infer<typeof Parameters>> = {
     } else {
       content = tasks.read() ?? 'No task list found. Use the "plan" command to create one.';
     }
-    return { observation: 'task_tracking', content, extras: { command, task_list: task_list ?? [] }, message: content };
+    return {
+      observation: 'task_tracking',
+      content,
+      extras: { command, task_list: task_list ?? [] },
+      message: content,
+    };
   },
 };

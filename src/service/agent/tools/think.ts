@@ -10,7 +10,11 @@ export const thinkTool: AgentTool<z.infer<typeof Parameters>> = {
   parameters: Parameters,
   declaresRisk: false,
   hasSideEffects: () => false,
-  toAction: ({ thought }) => ({ action: 'think', args: { thought }, message: `I am thinking...: ${thought}` }),
+  toAction: ({ thought }) => ({
+    action: 'think',
+    args: { thought },
+    message: `I am thinking...: ${thought}`,
+  }),
   analyzed: () => ({ tool: 'think' }),
   execute: async () => ({
     observation: 'think',
