@@ -34,6 +34,13 @@ export const ServerInfo = z.object({
   }),
   running_conversations: z.number().int(),
   live_sandboxes: z.number().int(),
+  /** Extension: the sandbox provider in use; `warning` says plainly when commands run unsandboxed on the host. */
+  sandbox: z.object({
+    provider: z.enum(['docker', 'process']),
+    isolated: z.boolean(),
+    network: z.string().nullable(),
+    warning: z.string().nullable(),
+  }),
   data_dir: z.string(),
 });
 export type ServerInfo = z.infer<typeof ServerInfo>;
