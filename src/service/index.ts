@@ -3,7 +3,11 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ServiceContext } from './context';
+import { ConversationService } from './conversations/conversation-service';
+import { ConversationStore } from './conversations/conversation-store';
+import { EventLog } from './events/event-log';
 import { createApp } from './http/app';
+import { conversationRoutes } from './routes/v0/conversations';
 import type { RouteSpec } from './http/routes';
 import { type ProviderApiBase, publicApiBase } from './git/provider-api';
 import { ProviderTokenService } from './git/provider-tokens';
@@ -132,14 +136,19 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     sandboxSpecs: sandboxLayer.specs,
   };
 
+  const events = new EventLog(db);
+  const conversations = new ConversationService(context, events, new ConversationStore(db));
+  conversations.init();
+
   const routes: RouteSpec[] = [];
   routes.push(
-    ...serverRoutes(context, () => routes),
+    ...serverRoutes(context, () => routes, () => conversations.runningCount()),
     ...settingsRoutes(context),
     ...secretsRoutes(context),
     ...optionsRoutes(context),
     ...sandboxesRoutes(context),
     ...sandboxSpecsRoutes(context),
+    ...conversationRoutes(conversations, events),
   );
   const app = createApp({
     routes,
@@ -170,6 +179,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     port,
     context,
     close: async () => {
+      await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {
         rmSync(discoveryFile, { force: true });

@@ -15,6 +15,7 @@ import { LlmError } from './llm/llm-errors';
 import type { LlmClient, LlmResponse, LlmRetryInfo, LlmToolCall } from './llm/llm-types';
 import { buildMessages, type CallMetadata } from './message-builder';
 import { analyzeAction, Risk, type SecretContext } from './security/rules-analyzer';
+import { executeBashTool } from './tools/execute-bash';
 import { RISK_LEVELS, type ToolRegistry } from './tools/registry';
 import type { AgentTool, ToolContext } from './tools/tool';
 
@@ -163,6 +164,22 @@ export class AgentLoop {
     this.setState('stopped');
     await this.deps.interrupt().catch(() => undefined);
     for (const queued of unanswered) this.answerUnexecuted(queued, STOPPED_NOT_EXECUTED);
+  }
+
+  /** A command the user typed: run in the shell between agent steps and recorded as the user's. */
+  runUserCommand(command: string, isInput: boolean): void {
+    this.running = this.chain(async () => {
+      const args = { command, is_input: isInput };
+      const action = executeBashTool.toAction(args, '');
+      const event = this.append({
+        source: 'user',
+        message: action.message,
+        action: action.action,
+        args: { ...action.args, confirmation_state: 'confirmed', security_risk: Risk.UNKNOWN },
+      });
+      const observation = await executeBashTool.execute(args, this.deps.toolContext);
+      this.append({ source: 'user', ...observation, cause: event.id });
+    });
   }
 
   /** Resolves when no step is running (for callers that wait for the agent to settle). */

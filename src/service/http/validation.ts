@@ -172,6 +172,12 @@ function toFastApi(issue: z.core.$ZodIssue, prefix: Loc, root: unknown): Validat
       );
     }
     case 'invalid_union': {
+      // A discriminated union whose tag matches no branch: an enum error on the tag.
+      const tagged = issue as typeof issue & { discriminator?: string; options?: unknown[] };
+      if (tagged.discriminator && tagged.options && issue.errors.length === 0) {
+        const expected = quoteList(tagged.options);
+        return [entry('enum', loc, `Input should be ${expected}`, input, { expected })];
+      }
       // Report the branch that got furthest: the one with the fewest issues.
       const best = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
       return best.flatMap((inner) => toFastApi({ ...inner, path: [...path, ...inner.path] }, prefix, root));

@@ -5,7 +5,11 @@ import { buildOpenApi } from '../http/openapi';
 import { defineRoute, type RouteSpec } from '../http/routes';
 
 /** Health, server information, the OpenAPI document and key rotation. */
-export function serverRoutes(ctx: ServiceContext, allRoutes: () => RouteSpec[]): RouteSpec[] {
+export function serverRoutes(
+  ctx: ServiceContext,
+  allRoutes: () => RouteSpec[],
+  runningConversations: () => number,
+): RouteSpec[] {
   let openApi: unknown = null;
   return [
     defineRoute({
@@ -47,7 +51,7 @@ export function serverRoutes(ctx: ServiceContext, allRoutes: () => RouteSpec[]):
         docker: await ctx.docker.check(),
         secret_storage: ctx.sessionKey.storage,
         keychain: ctx.secrets.status,
-        running_conversations: 0,
+        running_conversations: runningConversations(),
         live_sandboxes: ctx.sandboxes.liveCount(),
         sandbox: ctx.sandboxes.describe(),
         data_dir: ctx.dataDir,

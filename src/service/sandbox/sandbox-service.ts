@@ -5,7 +5,7 @@ import type { SessionKey } from '../secrets/session-key';
 import { DEFAULTS, type SettingsService } from '../settings/settings-service';
 import { dockerErrorText } from './docker/docker-errors';
 import { KeyedQueue } from './keyed-queue';
-import { decodeCursor, encodeCursor } from './page-cursor';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { SandboxConfig } from './sandbox-config';
 import { sandboxBroken, sandboxNotFound, sandboxNotRunning, tooManyLiveSandboxes } from './sandbox-errors';
 import { isSandboxId, newSandboxId } from './sandbox-id';

@@ -1,7 +1,7 @@
 import type { SandboxSpecInfo } from '../../shared/api/sandbox-specs';
 import type { SettingsService } from '../settings/settings-service';
 import type { DockerImages } from './docker/docker-images';
-import { decodeCursor, encodeCursor } from './page-cursor';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
 
 /** The public default image (OpenHands' default runtime base). */
 export const BUILT_IN_IMAGE = 'nikolaik/python-nodejs:python3.12-nodejs22';

@@ -74,4 +74,31 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 5,
+    name: 'conversations',
+    sql: `
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        title_is_custom INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        runtime_status TEXT,
+        agent_state TEXT,
+        selected_repository TEXT,
+        selected_branch TEXT,
+        git_provider TEXT,
+        trigger TEXT,
+        pr_number TEXT NOT NULL DEFAULT '[]',
+        conversation_version TEXT NOT NULL,
+        sandbox_id TEXT,
+        parent_conversation_id TEXT,
+        llm_model TEXT,
+        request TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_updated_at TEXT NOT NULL
+      );
+      CREATE INDEX conversations_created ON conversations (created_at DESC, id);
+    `,
+  },
 ];

@@ -21,7 +21,8 @@ const Parameters = z.object({
     .describe('Seconds to wait (1-600); replaces the 30 s no-output rule.'),
 });
 
-export const executeBashTool: AgentTool<z.infer<typeof Parameters>> = {
+export const executeBashTool: AgentTool<z.infer<typeof Parameters>> &
+  Required<Pick<AgentTool<z.infer<typeof Parameters>>, 'execute'>> = {
   name: 'execute_bash',
   description,
   parameters: Parameters,

@@ -1,4 +1,4 @@
-import { ValidationFailed } from '../http/validation';
+import { ValidationFailed } from './validation';
 
 /** An opaque `page_id`: base64url of a JSON array of strings that says where the next page starts. */
 export function encodeCursor(parts: string[]): string {

@@ -1,0 +1,75 @@
+import type { NewEvent, V0Event } from '../../../shared/api/events';
+import { agentMessage, agentStateChanged, systemAction, userMessage, workspaceRecall } from '../agent-events';
+import type { CallMetadata } from '../message-builder';
+import { executeBashTool } from '../tools/execute-bash';
+
+/** Where test events go: an in-memory list or a real event log. */
+export type AppendEvent = (event: NewEvent) => V0Event;
+
+/** An in-memory log that numbers events from 0, as the event log does. */
+export function memoryLog(): { events: V0Event[]; append: AppendEvent } {
+  const events: V0Event[] = [];
+  const append = (event: NewEvent) => {
+    const stored = { ...event, id: events.length, timestamp: new Date(0).toISOString() } as V0Event;
+    events.push(stored);
+    return stored;
+  };
+  return { events, append };
+}
+
+/** The start the loop records: states, the system event, the first user message and its recall. */
+export function startConversation(append: AppendEvent, task = 'Make the tests pass.'): void {
+  append(agentStateChanged('loading'));
+  append(systemAction('You are a coding agent.', [], 'test'));
+  append(agentStateChanged('running'));
+  append(userMessage(task));
+  append(workspaceRecall('<RUNTIME_INFORMATION>The working directory is /workspace/project.', {}));
+}
+
+function callMetadata(command: string, responseId: string, callId: string, calls: number): CallMetadata {
+  return {
+    function_name: executeBashTool.name,
+    tool_call_id: callId,
+    model_response: { id: responseId },
+    total_calls_in_response: calls,
+    arguments: { command },
+  };
+}
+
+/** A bash call as the loop records it: the `run` action, then its observation (`cause` = the action). */
+export function bashCall(
+  append: AppendEvent,
+  command: string,
+  output: string,
+  ids: { responseId: string; callId: string; calls?: number },
+): { action: V0Event; observation: V0Event } {
+  const metadata = callMetadata(command, ids.responseId, ids.callId, ids.calls ?? 1);
+  const shown = executeBashTool.toAction({ command, is_input: false }, '');
+  const action = append({
+    source: 'agent',
+    message: shown.message,
+    action: shown.action,
+    args: { ...shown.args, confirmation_state: 'confirmed', security_risk: 0 },
+    tool_call_metadata: metadata,
+  });
+  const observation = append({
+    source: 'agent',
+    message: `Command \`${command}\` executed with exit code 0.`,
+    observation: 'run',
+    content: output,
+    extras: { command, hidden: false, metadata: { exit_code: 0 } },
+    cause: action.id,
+    tool_call_metadata: metadata,
+  });
+  return { action, observation };
+}
+
+/** `count` bash calls, one per model response, each followed by a state change the view leaves out. */
+export function bashCalls(append: AppendEvent, count: number, output = (i: number) => `output ${i}`): void {
+  for (let i = 1; i <= count; i++) {
+    bashCall(append, `echo step ${i}`, output(i), { responseId: `resp-${i}`, callId: `call-${i}` });
+    if (i % 10 === 0) append(agentStateChanged('running'));
+  }
+}
+
+export { agentMessage, userMessage };

@@ -1,0 +1,235 @@
+import type { NewEvent, V0Event } from '../../shared/api/events';
+
+export type StuckPattern = 1 | 2 | 3 | 4 | 5;
+
+/** A detected loop: which pattern matched and the id of the event the repetition starts at. */
+export interface StuckDetection {
+  pattern: StuckPattern;
+  loopStartId: number;
+}
+
+/** The reason the agent state carries when a loop is detected. */
+export const STUCK_REASON = 'Agent got stuck in a loop';
+
+const PATTERN_TEXT: Record<StuckPattern, string> = {
+  1: 'the last 4 actions and their observations were the same',
+  2: 'the last 3 actions were the same and each ended in an error',
+  3: 'the last 3 messages were the same, with nothing observed in between',
+  4: 'the last 6 actions and observations alternated between the same two steps',
+  5: 'the context was condensed 10 or more times in a row',
+};
+
+const MIN_EVENTS = 3;
+const CONDENSATION_LOOP = 10;
+
+/** Fields that change between otherwise identical calls (the reasoning, the confirmation, the risk). */
+const VOLATILE_ARGS = new Set(['thought', 'confirmation_state', 'security_risk', 'security_rules']);
+
+/** Bookkeeping events that say nothing about the agent's progress. */
+const IGNORED_ACTIONS = new Set(['null', 'system', 'change_agent_state']);
+const IGNORED_OBSERVATIONS = new Set(['null', 'agent_state_changed', 'loop_detection']);
+
+/** One action or observation as the patterns compare it: `key` is equal for events that count as equal. */
+interface Step {
+  kind: 'action' | 'observation';
+  id: number;
+  key: string;
+  isError: boolean;
+  isMessage: boolean;
+}
+
+/** JSON with sorted object keys, so equal values give equal text. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+function actionKey(event: V0Event): string {
+  const args = event.args ?? {};
+  if (event.action === 'run') return canonical(['run', args.command, args.is_input ?? false]);
+  const compared = Object.entries(args).filter(([name]) => !VOLATILE_ARGS.has(name));
+  return canonical([event.action, Object.fromEntries(compared)]);
+}
+
+function observationKey(event: V0Event): string {
+  if (event.observation === 'run') {
+    const metadata = event.extras?.metadata as { exit_code?: unknown } | undefined;
+    return canonical(['run', event.extras?.command, metadata?.exit_code]);
+  }
+  return canonical([event.observation, event.content ?? '']);
+}
+
+function isHidden(event: V0Event): boolean {
+  return event.args?.hidden === true || event.extras?.hidden === true;
+}
+
+function isCondensation(event: V0Event): boolean {
+  return event.action === 'condensation' || event.action === 'condensation_request';
+}
+
+/** Ids a `condensation` removed from the view: its id list, else its start..end range. */
+function forgottenIds(events: V0Event[]): Set<number> {
+  const forgotten = new Set<number>();
+  for (const event of events) {
+    if (event.action !== 'condensation') continue;
+    const { forgotten_event_ids: ids, forgotten_events_start_id: start, forgotten_events_end_id: end } =
+      event.args ?? {};
+    if (Array.isArray(ids)) for (const id of ids) forgotten.add(Number(id));
+    else if (typeof start === 'number' && typeof end === 'number') {
+      for (let id = start; id <= end; id++) forgotten.add(id);
+    }
+  }
+  return forgotten;
+}
+
+/** The events the patterns look at: after the last user message, without user, null, hidden or state events. */
+function eventsInScope(events: V0Event[]): V0Event[] {
+  const lastUserMessage = events.findLastIndex((e) => e.source === 'user' && e.action === 'message');
+  const recent = events.slice(lastUserMessage + 1);
+  const forgotten = forgottenIds(recent);
+  return recent.filter(
+    (e) =>
+      e.source !== 'user' &&
+      !forgotten.has(e.id) &&
+      !isHidden(e) &&
+      !(e.action !== undefined && IGNORED_ACTIONS.has(e.action)) &&
+      !(e.observation !== undefined && IGNORED_OBSERVATIONS.has(e.observation)),
+  );
+}
+
+/**
+ * The actions and observations in order. A call answered without running (an unknown tool, invalid
+ * arguments) has no action event: its observation stands for the call as well, so repeating it is seen.
+ */
+function stepsOf(events: V0Event[]): Step[] {
+  const steps: Step[] = [];
+  for (const event of events) {
+    if (isCondensation(event)) continue;
+    if (event.action !== undefined) {
+      steps.push({
+        kind: 'action',
+        id: event.id,
+        key: actionKey(event),
+        isError: false,
+        isMessage: event.action === 'message',
+      });
+      continue;
+    }
+    const call = event.tool_call_metadata as { function_name?: unknown; arguments?: unknown } | undefined;
+    if (call && event.cause === undefined) {
+      const key = canonical(['call', call.function_name, call.arguments]);
+      steps.push({ kind: 'action', id: event.id, key, isError: false, isMessage: false });
+    }
+    steps.push({
+      kind: 'observation',
+      id: event.id,
+      key: observationKey(event),
+      isError: event.observation === 'error',
+      isMessage: false,
+    });
+  }
+  return steps;
+}
+
+/** The last `count` steps of one kind, oldest first, or null when there are fewer. */
+function lastOfKind(steps: Step[], kind: Step['kind'], count: number): Step[] | null {
+  const found = steps.filter((s) => s.kind === kind).slice(-count);
+  return found.length === count ? found : null;
+}
+
+function allEqual(steps: Step[]): boolean {
+  return steps.every((s) => s.key === steps[0]?.key);
+}
+
+/** Every other step equal: 0, 2, 4 … and 1, 3, 5 …. */
+function alternates(steps: Step[]): boolean {
+  return steps.every((s, i) => s.key === steps[i % 2]?.key);
+}
+
+function firstId(...groups: Step[][]): number {
+  return Math.min(...groups.flat().map((s) => s.id));
+}
+
+function repeatedActionAndObservation(steps: Step[]): number | null {
+  const actions = lastOfKind(steps, 'action', 4);
+  const observations = lastOfKind(steps, 'observation', 4);
+  if (!actions || !observations || !allEqual(actions) || !allEqual(observations)) return null;
+  return firstId(actions, observations);
+}
+
+function repeatedActionWithErrors(steps: Step[]): number | null {
+  const actions = lastOfKind(steps, 'action', 3);
+  const observations = lastOfKind(steps, 'observation', 3);
+  if (!actions || !observations || !allEqual(actions) || !observations.every((o) => o.isError)) return null;
+  return firstId(actions, observations);
+}
+
+function repeatedMessages(steps: Step[]): number | null {
+  const messages = steps.filter((s) => s.isMessage).slice(-3);
+  if (messages.length < 3 || !allEqual(messages)) return null;
+  const [first, , last] = messages as [Step, Step, Step];
+  const between = steps.slice(steps.indexOf(first) + 1, steps.indexOf(last));
+  return between.some((s) => s.kind === 'observation') ? null : first.id;
+}
+
+function alternatingSteps(steps: Step[]): number | null {
+  const actions = lastOfKind(steps, 'action', 6);
+  const observations = lastOfKind(steps, 'observation', 6);
+  if (!actions || !observations || !alternates(actions) || !alternates(observations)) return null;
+  return firstId(actions, observations);
+}
+
+/** The trailing run of condensations (requests in between do not break it), if it is long enough. */
+function repeatedCondensations(events: V0Event[]): number | null {
+  let start: number | null = null;
+  let count = 0;
+  for (let i = events.length - 1; i >= 0 && isCondensation(events[i] as V0Event); i--) {
+    const event = events[i] as V0Event;
+    if (event.action === 'condensation') {
+      count += 1;
+      start = event.id;
+    }
+  }
+  return count >= CONDENSATION_LOOP ? start : null;
+}
+
+/**
+ * Stuck detection (agent-behaviour §2.6), run before each step over the conversation's events. Only the
+ * events after the last user message count; user, null, hidden and state events, and events a
+ * condensation forgot, are left out. Returns the first pattern that matches, or null.
+ */
+export function detectStuck(events: V0Event[]): StuckDetection | null {
+  const scope = eventsInScope(events);
+  if (scope.length < MIN_EVENTS) return null;
+  const steps = stepsOf(scope);
+  const checks: [StuckPattern, () => number | null][] = [
+    [1, () => repeatedActionAndObservation(steps)],
+    [2, () => repeatedActionWithErrors(steps)],
+    [3, () => repeatedMessages(steps)],
+    [4, () => alternatingSteps(steps)],
+    [5, () => repeatedCondensations(scope)],
+  ];
+  for (const [pattern, check] of checks) {
+    const loopStartId = check();
+    if (loopStartId !== null) return { pattern, loopStartId };
+  }
+  return null;
+}
+
+/**
+ * The `loop_detection` observation recorded when a loop is found. `extras.hidden` marks it as not for the
+ * model (like hidden `run` events); clients read `pattern` and `loop_start_id`.
+ */
+export function loopDetectionEvent(detection: StuckDetection): NewEvent {
+  const text = `${STUCK_REASON}: ${PATTERN_TEXT[detection.pattern]}.`;
+  return {
+    source: 'environment',
+    message: text,
+    observation: 'loop_detection',
+    content: text,
+    extras: { pattern: detection.pattern, loop_start_id: detection.loopStartId, hidden: true },
+  };
+}

@@ -1,0 +1,289 @@
+import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import type Docker from 'dockerode';
+import { AgentLoop, type StatusUpdate } from '../agent/agent-loop';
+import { createLlmClient } from '../agent/llm/llm-client';
+import { llmTimingFromEnv } from '../agent/llm/retry-policy';
+import systemPrompt from '../agent/prompts/system-prompt.md?raw';
+import { EditHistory } from '../agent/tools/str-replace-editor/edit-history';
+import { Editor, type EditorFiles } from '../agent/tools/str-replace-editor/editor';
+import { ToolRegistry } from '../agent/tools/registry';
+import { TaskList } from '../agent/tools/task-list';
+import type { ServiceContext } from '../context';
+import type { EventLog } from '../events/event-log';
+import { SecretMasker } from '../events/secret-masker';
+import { runInContainer } from '../sandbox/files/container-command';
+import { DockerSandboxFiles } from '../sandbox/files/docker-files';
+import { LocalSandboxFiles } from '../sandbox/files/local-files';
+import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import type { SandboxTarget } from '../sandbox/sandbox-provider';
+import { DockerShellTransport } from '../sandbox/shell/docker-transport';
+import { ProcessShellTransport } from '../sandbox/shell/process-transport';
+import { ShellSession } from '../sandbox/shell/shell-session';
+import { DEFAULTS } from '../settings/settings-service';
+import type { ConversationRecord } from './conversation-store';
+
+/** The runtime status ids of the start pipeline (api-contract §14). */
+export const RUNTIME_STATUS = {
+  startingRuntime: 'STATUS$STARTING_RUNTIME',
+  runtimeStarted: 'STATUS$RUNTIME_STARTED',
+  settingUpWorkspace: 'STATUS$SETTING_UP_WORKSPACE',
+  settingUpSkills: 'STATUS$SETTING_UP_SKILLS',
+  ready: 'STATUS$READY',
+  stopped: 'STATUS$STOPPED',
+  error: 'STATUS$ERROR',
+} as const;
+
+/** A start step failed: the conversation stops with this status id and message. */
+export class StartFailure extends Error {
+  constructor(
+    readonly statusId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RuntimeHooks {
+  status(update: StatusUpdate): void;
+  /** The record changed (runtime status, sandbox); persisted by the owner. */
+  update(changes: Partial<ConversationRecord>): void;
+}
+
+interface Workspace {
+  shell: ShellSession;
+  files: EditorFiles;
+  target: SandboxTarget;
+  release: () => void;
+}
+
+/**
+ * One started conversation: its sandbox, shell and agent loop. `start()` runs the start pipeline
+ * (sandbox, workspace, agent) and reports each step as a runtime status.
+ */
+export class ConversationRuntime {
+  private workspace: Workspace | null = null;
+  private agent: AgentLoop | null = null;
+  private readonly closing = new AbortController();
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly events: EventLog,
+    private readonly record: ConversationRecord,
+    private readonly hooks: RuntimeHooks,
+  ) {}
+
+  get loop(): AgentLoop | null {
+    return this.agent;
+  }
+
+  get sandboxId(): string | null {
+    return this.workspace?.target.sandboxId ?? null;
+  }
+
+  async start(): Promise<void> {
+    this.report(RUNTIME_STATUS.startingRuntime, 'Starting the sandbox...');
+    const target = await this.sandbox();
+    this.report(RUNTIME_STATUS.runtimeStarted, 'The sandbox is running.');
+    this.report(RUNTIME_STATUS.settingUpWorkspace, 'Setting up the workspace...');
+    const secretEnv = await this.secretEnvironment();
+    this.workspace = await this.openWorkspace(target, secretEnv);
+    await this.prepareRepository(this.workspace);
+    this.report(RUNTIME_STATUS.settingUpSkills, 'Loading tools...');
+    if (this.closing.signal.aborted) return;
+    const settings = this.ctx.settings.stored() ?? {};
+    const masker = new SecretMasker(this.ctx.secrets.values());
+    this.agent = new AgentLoop({
+      conversationId: this.record.id,
+      events: this.events,
+      masker,
+      llm: createLlmClient({
+        model: this.record.llmModel ?? settings.llm_model ?? '',
+        apiKey: await this.ctx.secrets.get('llm_api_key'),
+        baseUrl: settings.llm_base_url || null,
+        signal: this.closing.signal,
+        timing: llmTimingFromEnv(process.env),
+      }),
+      tools: new ToolRegistry(),
+      toolContext: {
+        shell: this.workspace.shell,
+        editor: new Editor(
+          this.workspace.files,
+          new EditHistory(this.ctx.db, this.record.id),
+          () => target.workingDir,
+        ),
+        tasks: new TaskList(path.join(this.ctx.dataDir, 'conversations', this.record.id)),
+      },
+      secrets: { names: Object.keys(secretEnv), values: this.ctx.secrets.values() },
+      config: {
+        systemPrompt,
+        workspaceContext: this.workspaceContext(target),
+        maxIterations: settings.max_iterations ?? DEFAULTS.max_iterations,
+        maxBudgetPerTask: settings.max_budget_per_task ?? null,
+        version: this.ctx.version,
+        confirmationMode: settings.confirmation_mode ?? false,
+        securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
+      },
+      interrupt: () => this.workspace?.shell.interrupt() ?? Promise.resolve(),
+      onStatus: (update) => this.hooks.status(update),
+    });
+    this.report(RUNTIME_STATUS.ready, 'The agent is ready.');
+  }
+
+  /** Stops the agent and closes the shell; the sandbox stays (it idles and is paused later). */
+  async close(): Promise<void> {
+    this.closing.abort();
+    if (this.agent && !['stopped', 'error', 'finished'].includes(this.agent.state)) await this.agent.stop();
+    await this.agent?.settled();
+    await this.workspace?.shell.close().catch(() => undefined);
+    this.workspace?.release();
+    this.workspace = null;
+  }
+
+  private report(statusId: string, message: string): void {
+    this.hooks.update({ runtimeStatus: statusId });
+    this.hooks.status({ type: 'info', id: statusId, message });
+  }
+
+  /** The conversation's sandbox: its own one started again, or a new one from the default spec. */
+  private async sandbox(): Promise<SandboxTarget> {
+    const sandboxes = this.ctx.sandboxes;
+    let info = this.record.sandboxId ? sandboxes.find(this.record.sandboxId) : null;
+    if (info && (info.status === 'MISSING' || info.status === 'ERROR')) {
+      this.hooks.status({
+        type: 'info',
+        id: RUNTIME_STATUS.startingRuntime,
+        message: 'Workspace was recreated',
+      });
+      info = null;
+    }
+    if (info) info = await sandboxes.ensureRunning(info.id);
+    else {
+      const created = await sandboxes.create(this.ctx.sandboxSpecs.default());
+      this.hooks.update({ sandboxId: created.id });
+      info = await sandboxes.settled(created.id);
+    }
+    if (info.status !== 'RUNNING') {
+      throw new StartFailure(
+        RUNTIME_STATUS.error,
+        `The sandbox could not start: ${info.error ?? info.status}`,
+      );
+    }
+    return sandboxes.target(info.id);
+  }
+
+  /** Custom secrets and provider tokens as environment variables of the shell (never written to disk). */
+  private async secretEnvironment(): Promise<Record<string, string>> {
+    const env = await this.ctx.customSecrets.values();
+    for (const provider of ['github', 'gitlab', 'bitbucket', 'enterprise_sso'] as const) {
+      const token = await this.ctx.providerTokens.token(provider);
+      if (token) env[`${provider.toUpperCase()}_TOKEN`] = token.token;
+    }
+    return env;
+  }
+
+  private async openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Promise<Workspace> {
+    const settings = this.ctx.settings.stored() ?? {};
+    const name = settings.git_user_name ?? 'Dockhand Agent';
+    const email = settings.git_user_email ?? 'agent@dockhand.invalid';
+    const env = {
+      ...secretEnv,
+      GIT_AUTHOR_NAME: name,
+      GIT_AUTHOR_EMAIL: email,
+      GIT_COMMITTER_NAME: name,
+      GIT_COMMITTER_EMAIL: email,
+      APP_PORT_1: String(target.appPorts.WORKER_1),
+      APP_PORT_2: String(target.appPorts.WORKER_2),
+      CI: '1',
+      DEBIAN_FRONTEND: 'noninteractive',
+      GIT_TERMINAL_PROMPT: '0',
+      PIP_NO_INPUT: '1',
+      npm_config_yes: 'true',
+      PAGER: 'cat',
+    };
+    if (target.kind === 'docker') {
+      const container = target.docker.getContainer(target.container);
+      const files = new DockerSandboxFiles(container, { user: target.user ?? 'root' });
+      const shell = new ShellSession(
+        new DockerShellTransport(container, {
+          user: target.user ?? 'root',
+          workingDir: target.workingDir,
+          env,
+          files,
+        }),
+      );
+      await shell.start();
+      return {
+        shell,
+        files: withRemove(files, (p) => removeInContainer(container, p)),
+        target,
+        release: () => undefined,
+      };
+    }
+    const transport = new ProcessShellTransport({
+      workingDir: target.workingDir,
+      env: { ...process.env, ...target.env, ...env },
+    });
+    const shell = new ShellSession(transport);
+    await shell.start();
+    const release = target.adopt({
+      pause: () => transport.pause(),
+      resume: () => transport.resume(),
+      kill: () => shell.close(),
+    });
+    const files = new LocalSandboxFiles();
+    return { shell, files: withRemove(files, (p) => rm(p, { force: true })), target, release };
+  }
+
+  /** A repository is cloned into the workspace; without one, the working directory becomes a new git repository. */
+  private async prepareRepository(workspace: Workspace): Promise<void> {
+    if (this.record.selectedRepository) {
+      throw new StartFailure(
+        RUNTIME_STATUS.error,
+        `Cloning ${this.record.selectedRepository} is not supported yet: start a conversation without a repository.`,
+      );
+    }
+    await workspace.shell.execute({
+      command: 'git rev-parse --git-dir >/dev/null 2>&1 || git init -q .',
+      timeout: 60,
+    });
+  }
+
+  private workspaceContext(target: SandboxTarget): { content: string; extras: Record<string, unknown> } {
+    const date = new Date().toISOString().slice(0, 10);
+    const ports = [target.appPorts.WORKER_1, target.appPorts.WORKER_2];
+    const instructions = this.record.request.conversation_instructions;
+    const lines = [
+      '<RUNTIME_INFORMATION>',
+      `The working directory is ${target.workingDir}.`,
+      `For apps the user should open, use ports ${ports.join(' and ')}: bind 0.0.0.0; the user opens http://localhost:${ports[0]}.`,
+      `Today's date is ${date} (UTC).`,
+      '</RUNTIME_INFORMATION>',
+      ...(instructions ? ['<CONVERSATION_INSTRUCTIONS>', instructions, '</CONVERSATION_INSTRUCTIONS>'] : []),
+    ];
+    return {
+      content: lines.join('\n'),
+      extras: {
+        runtime_hosts: Object.fromEntries(ports.map((p) => [`http://localhost:${p}`, p])),
+        date,
+        working_dir: target.workingDir,
+        conversation_instructions: instructions ?? '',
+      },
+    };
+  }
+}
+
+function withRemove(files: SandboxFiles, remove: (path: string) => Promise<unknown>): EditorFiles {
+  return {
+    read: (p) => files.read(p),
+    write: (p, data, options) => files.write(p, data, options),
+    stat: (p) => files.stat(p),
+    list: (p) => files.list(p),
+    remove: async (p) => void (await remove(p)),
+  };
+}
+
+async function removeInContainer(container: Docker.Container, file: string): Promise<void> {
+  const result = await runInContainer(container, ['rm', '-f', '--', file]);
+  if (result.exitCode !== 0) throw new Error(`Could not remove ${file}: ${result.stderr.trim()}`);
+}

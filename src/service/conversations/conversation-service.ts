@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type {
+  ConversationCreateRequest,
+  ConversationInfo,
+  UserActionRequest,
+} from '../../shared/api/conversations';
+import type { StatusUpdate } from '../agent/agent-loop';
+import { errorObservation } from '../agent/agent-events';
+import { needsApiKey } from '../agent/llm/model-routing';
+import type { ServiceContext } from '../context';
+import type { EventLog } from '../events/event-log';
+import { SecretMasker } from '../events/secret-masker';
+import { HttpError, httpError } from '../http/errors';
+import { encodeCursor, decodeCursor } from '../http/page-cursor';
+import { sandboxKey } from '../sandbox/sandbox-key';
+import { DEFAULTS } from '../settings/settings-service';
+import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
+import type { ConversationRecord, ConversationStore } from './conversation-store';
+
+/** Agent states in which a conversation may be stopped to make room for another. */
+const IDLE_STATES = new Set([
+  'awaiting_user_input',
+  'finished',
+  'error',
+  'stopped',
+  'paused',
+  'rejected',
+  null,
+]);
+
+function statusError(message: string, msgId: string): HttpError {
+  return new HttpError(400, { status: 'error', message, msg_id: msgId });
+}
+
+/** A status payload for live clients: `{status_update, type, id, message}` (not stored). */
+export interface StatusPayload extends StatusUpdate {
+  status_update: true;
+  conversation_title?: string;
+}
+
+/**
+ * The conversations: records, the start/stop lifecycle (STARTING, RUNNING, STOPPED), the concurrency cap,
+ * and the user's input to their agents. V0 and V1 routes share it.
+ */
+export class ConversationService {
+  private readonly runtimes = new Map<string, ConversationRuntime>();
+  private readonly statuses = new EventEmitter();
+  private readonly unsubscribe = new Map<string, () => void>();
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly events: EventLog,
+    private readonly store: ConversationStore,
+  ) {
+    this.statuses.setMaxListeners(0);
+  }
+
+  /** After a restart every conversation is STOPPED; the sandbox layer asks before pausing a busy sandbox. */
+  init(): void {
+    this.store.stopAll(new Date().toISOString());
+    this.ctx.sandboxes.setUsers({
+      isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
+      release: async (sandboxId) => {
+        await Promise.all(this.store.bySandbox(sandboxId).map((id) => this.stop(id)));
+      },
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)));
+  }
+
+  // ---- reading ----
+
+  runningCount(): number {
+    return this.runtimes.size;
+  }
+
+  require(id: string): ConversationRecord {
+    const record = this.store.get(id);
+    if (!record) throw httpError(404, `Conversation ${id} not found`);
+    return record;
+  }
+
+  info(record: ConversationRecord): ConversationInfo {
+    const sandbox = record.sandboxId ? this.ctx.sandboxes.find(record.sandboxId) : null;
+    return {
+      conversation_id: record.id,
+      title: record.title,
+      last_updated_at: record.lastUpdatedAt,
+      status: record.status,
+      runtime_status:
+        record.status === 'STOPPED' && !record.runtimeStatus?.startsWith('STATUS$ERROR')
+          ? null
+          : record.runtimeStatus,
+      selected_repository: record.selectedRepository,
+      selected_branch: record.selectedBranch,
+      git_provider: record.gitProvider,
+      trigger: record.trigger,
+      num_connections: this.statuses.listenerCount(record.id),
+      url: `/api/conversations/${record.id}`,
+      session_api_key:
+        sandbox?.status === 'RUNNING' && record.sandboxId
+          ? sandboxKey(this.ctx.sessionKey.current, record.sandboxId)
+          : null,
+      created_at: record.createdAt,
+      pr_number: record.prNumber,
+      conversation_version: record.version,
+      sub_conversation_ids: this.store.childrenOf(record.id),
+      sandbox_id: record.sandboxId,
+      agent_state: record.agentState,
+    };
+  }
+
+  list(query: {
+    page_id?: string | undefined;
+    limit: number;
+    selected_repository?: string | undefined;
+    conversation_trigger?: string | undefined;
+    include_sub_conversations: boolean;
+  }) {
+    const after = query.page_id ? decodeCursor(query.page_id, 2) : null;
+    const rows = this.store.page({
+      after: after ? { createdAt: after[0] as string, id: after[1] as string } : undefined,
+      limit: query.limit + 1,
+      selectedRepository: query.selected_repository,
+      trigger: query.conversation_trigger,
+      includeSubConversations: query.include_sub_conversations,
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      results: page.map((r) => this.info(r)),
+      next_page_id: rows.length > query.limit && last ? encodeCursor([last.createdAt, last.id]) : null,
+    };
+  }
+
+  // ---- lifecycle ----
+
+  /** Runs the synchronous checks, stores the conversation and starts it in the background. */
+  async create(request: ConversationCreateRequest, version: 'V0' | 'V1' = 'V0'): Promise<ConversationRecord> {
+    await this.checkStartable();
+    const id = request.conversation_id ?? randomUUID().replaceAll('-', '');
+    if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
+    await this.ctx.docker.require();
+    this.makeRoom();
+    const now = new Date().toISOString();
+    const repository =
+      request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
+    const record: ConversationRecord = {
+      id,
+      title: `Conversation ${id.slice(0, 5)}`,
+      titleIsCustom: false,
+      status: 'STARTING',
+      runtimeStatus: null,
+      agentState: null,
+      selectedRepository: repository,
+      selectedBranch: request.selected_branch ?? null,
+      gitProvider:
+        request.git_provider ??
+        request.suggested_task?.git_provider ??
+        request.create_microagent?.git_provider ??
+        null,
+      trigger: request.suggested_task
+        ? 'suggested_task'
+        : request.create_microagent
+          ? 'microagent_management'
+          : 'gui',
+      prNumber: [],
+      version,
+      sandboxId: null,
+      parentConversationId: null,
+      llmModel: null,
+      request: {
+        initial_user_msg: request.initial_user_msg ?? null,
+        image_urls: request.image_urls ?? [],
+        conversation_instructions: request.conversation_instructions ?? null,
+      },
+      createdAt: now,
+      lastUpdatedAt: now,
+    };
+    this.store.insert(record);
+    this.launch(record, true);
+    return record;
+  }
+
+  /** Starts a STOPPED conversation again (idempotent for STARTING/RUNNING). */
+  async start(id: string): Promise<void> {
+    const record = this.require(id);
+    if (record.status !== 'STOPPED') return;
+    await this.checkStartable();
+    await this.ctx.docker.require();
+    this.makeRoom();
+    this.update(id, { status: 'STARTING' });
+    this.launch(this.require(id), false);
+  }
+
+  /** Stops the agent; the sandbox idles. Answers whether it was running. */
+  async stop(id: string): Promise<boolean> {
+    const record = this.require(id);
+    const runtime = this.runtimes.get(id);
+    this.runtimes.delete(id);
+    this.unsubscribe.get(id)?.();
+    this.unsubscribe.delete(id);
+    await runtime?.close();
+    const wasRunning = record.status !== 'STOPPED';
+    if (wasRunning) this.update(id, { status: 'STOPPED', runtimeStatus: null });
+    if (runtime)
+      this.publish(id, {
+        type: 'info',
+        id: RUNTIME_STATUS.stopped,
+        message: 'The conversation was stopped.',
+      });
+    return wasRunning;
+  }
+
+  async delete(id: string): Promise<void> {
+    const record = this.require(id);
+    for (const child of this.store.childrenOf(id)) await this.delete(child);
+    await this.stop(id);
+    this.events.deleteAll(id);
+    this.store.delete(id);
+    const shared = record.sandboxId ? this.store.bySandbox(record.sandboxId).length > 0 : true;
+    if (record.sandboxId && !shared && this.ctx.sandboxes.find(record.sandboxId)) {
+      await this.ctx.sandboxes.delete(record.sandboxId).catch(() => undefined);
+    }
+  }
+
+  rename(id: string, title: string): void {
+    this.require(id);
+    const masked = new SecretMasker(this.ctx.secrets.values()).maskText(title);
+    this.update(id, { title: masked, titleIsCustom: true });
+    this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: masked });
+  }
+
+  // ---- input ----
+
+  sendMessage(id: string, content: string, imageUrls: string[] = []): void {
+    this.runningLoop(id).sendMessage(content, imageUrls);
+  }
+
+  async userAction(id: string, action: UserActionRequest): Promise<void> {
+    const loop = this.runningLoop(id);
+    if (action.action === 'message')
+      return loop.sendMessage(action.args.content, action.args.image_urls ?? []);
+    if (action.action === 'run')
+      return loop.runUserCommand(action.args.command, action.args.is_input ?? false);
+    const state = action.args.agent_state;
+    if (
+      (state === 'user_confirmed' || state === 'user_rejected') &&
+      loop.state !== 'awaiting_user_confirmation'
+    ) {
+      throw httpError(409, 'Agent is not awaiting confirmation');
+    }
+    await loop.changeState(state, action.args.reason ?? '');
+  }
+
+  /** Listens to status updates of one conversation (runtime status, title, errors). */
+  onStatus(id: string, listener: (payload: StatusPayload) => void): () => void {
+    this.statuses.on(id, listener);
+    return () => this.statuses.off(id, listener);
+  }
+
+  // ---- internals ----
+
+  private runningLoop(id: string) {
+    const record = this.require(id);
+    const loop = this.runtimes.get(id)?.loop;
+    if (record.status === 'STOPPED' || !loop) throw httpError(409, `Conversation ${id} is not running`);
+    return loop;
+  }
+
+  private async checkStartable(): Promise<void> {
+    const settings = this.ctx.settings.stored();
+    if (!settings?.llm_model) throw statusError('Settings not found', 'CONFIGURATION$SETTINGS_NOT_FOUND');
+    const key = await this.ctx.secrets.get('llm_api_key');
+    if (!key && needsApiKey(settings.llm_model, settings.llm_base_url)) {
+      throw statusError(
+        'Error authenticating with the LLM provider. Please check your API key',
+        'STATUS$ERROR_LLM_AUTHENTICATION',
+      );
+    }
+  }
+
+  private isIdle(id: string): boolean {
+    const runtime = this.runtimes.get(id);
+    return !runtime || IDLE_STATES.has(runtime.loop?.state ?? null);
+  }
+
+  /** At the cap, stops the oldest idle running conversation; none idle -> 409. */
+  private makeRoom(): void {
+    const cap =
+      this.ctx.settings.stored()?.max_concurrent_conversations ?? DEFAULTS.max_concurrent_conversations;
+    if (this.runtimes.size < cap) return;
+    const oldest = [...this.runtimes.keys()]
+      .map((id) => this.store.get(id))
+      .filter((r): r is ConversationRecord => r !== null && this.isIdle(r.id))
+      .sort((a, b) => a.lastUpdatedAt.localeCompare(b.lastUpdatedAt))[0];
+    if (!oldest) throw httpError(409, `Too many running conversations (${cap}). Stop one and retry.`);
+    this.publish(oldest.id, {
+      type: 'error',
+      id: 'AGENT_ERROR$TOO_MANY_CONVERSATIONS',
+      message:
+        'Too many conversations at once. If you are still using this one, try reactivating it by prompting the agent to continue',
+    });
+    void this.stop(oldest.id);
+    this.runtimes.delete(oldest.id);
+  }
+
+  private launch(record: ConversationRecord, first: boolean): void {
+    const runtime = new ConversationRuntime(this.ctx, this.events, record, {
+      status: (update) => this.publish(record.id, update),
+      update: (changes) => this.update(record.id, changes),
+    });
+    this.runtimes.set(record.id, runtime);
+    this.unsubscribe.set(
+      record.id,
+      this.events.subscribe(record.id, (event) => {
+        if (event.observation !== 'agent_state_changed') return;
+        this.update(record.id, {
+          agentState: String((event.extras as { agent_state?: unknown }).agent_state),
+        });
+      }),
+    );
+    void this.run(runtime, record, first);
+  }
+
+  private async run(runtime: ConversationRuntime, record: ConversationRecord, first: boolean): Promise<void> {
+    try {
+      await runtime.start();
+      if (this.runtimes.get(record.id) !== runtime || !runtime.loop) return;
+      this.update(record.id, { status: 'RUNNING' });
+      const message = first ? record.request.initial_user_msg : null;
+      runtime.loop.start(message ? { content: message, imageUrls: record.request.image_urls } : undefined);
+    } catch (error) {
+      if (this.runtimes.get(record.id) !== runtime) return;
+      const statusId = error instanceof StartFailure ? error.statusId : RUNTIME_STATUS.error;
+      const message = new SecretMasker(this.ctx.secrets.values()).maskText(
+        error instanceof Error ? error.message : String(error),
+      );
+      this.ctx.logger.warn({ conversation_id: record.id, err: message }, 'conversation start failed');
+      this.events.append(record.id, errorObservation(message), new SecretMasker(this.ctx.secrets.values()));
+      await this.stop(record.id);
+      this.update(record.id, { runtimeStatus: statusId });
+      this.publish(record.id, { type: 'error', id: statusId, message });
+    }
+  }
+
+  private update(id: string, changes: Partial<ConversationRecord>): void {
+    if (!this.store.get(id)) return;
+    this.store.update(id, { ...changes, lastUpdatedAt: new Date().toISOString() });
+  }
+
+  private publish(id: string, update: StatusUpdate & { conversation_title?: string }): void {
+    this.statuses.emit(id, { status_update: true, ...update });
+  }
+}

@@ -1,0 +1,187 @@
+import type { ConversationStatus } from '../../shared/api/conversations';
+import type { Db } from '../storage/database';
+
+/** What a conversation was started with, kept to run its start pipeline again after a restart. */
+export interface StartRequest {
+  initial_user_msg: string | null;
+  image_urls: string[];
+  conversation_instructions: string | null;
+}
+
+export interface ConversationRecord {
+  id: string;
+  title: string;
+  titleIsCustom: boolean;
+  status: ConversationStatus;
+  runtimeStatus: string | null;
+  agentState: string | null;
+  selectedRepository: string | null;
+  selectedBranch: string | null;
+  gitProvider: string | null;
+  trigger: string | null;
+  prNumber: number[];
+  version: 'V0' | 'V1';
+  sandboxId: string | null;
+  parentConversationId: string | null;
+  llmModel: string | null;
+  request: StartRequest;
+  createdAt: string;
+  lastUpdatedAt: string;
+}
+
+interface Row {
+  id: string;
+  title: string;
+  title_is_custom: number;
+  status: ConversationStatus;
+  runtime_status: string | null;
+  agent_state: string | null;
+  selected_repository: string | null;
+  selected_branch: string | null;
+  git_provider: string | null;
+  trigger: string | null;
+  pr_number: string;
+  conversation_version: 'V0' | 'V1';
+  sandbox_id: string | null;
+  parent_conversation_id: string | null;
+  llm_model: string | null;
+  request: string;
+  created_at: string;
+  last_updated_at: string;
+}
+
+function fromRow(row: Row): ConversationRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    titleIsCustom: row.title_is_custom === 1,
+    status: row.status,
+    runtimeStatus: row.runtime_status,
+    agentState: row.agent_state,
+    selectedRepository: row.selected_repository,
+    selectedBranch: row.selected_branch,
+    gitProvider: row.git_provider,
+    trigger: row.trigger,
+    prNumber: JSON.parse(row.pr_number) as number[],
+    version: row.conversation_version,
+    sandboxId: row.sandbox_id,
+    parentConversationId: row.parent_conversation_id,
+    llmModel: row.llm_model,
+    request: JSON.parse(row.request) as StartRequest,
+    createdAt: row.created_at,
+    lastUpdatedAt: row.last_updated_at,
+  };
+}
+
+const COLUMNS: Record<keyof Omit<ConversationRecord, 'id'>, string> = {
+  title: 'title',
+  titleIsCustom: 'title_is_custom',
+  status: 'status',
+  runtimeStatus: 'runtime_status',
+  agentState: 'agent_state',
+  selectedRepository: 'selected_repository',
+  selectedBranch: 'selected_branch',
+  gitProvider: 'git_provider',
+  trigger: 'trigger',
+  prNumber: 'pr_number',
+  version: 'conversation_version',
+  sandboxId: 'sandbox_id',
+  parentConversationId: 'parent_conversation_id',
+  llmModel: 'llm_model',
+  request: 'request',
+  createdAt: 'created_at',
+  lastUpdatedAt: 'last_updated_at',
+};
+
+function toColumn(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (Array.isArray(value) || (value !== null && typeof value === 'object')) return JSON.stringify(value);
+  return value;
+}
+
+/** The `conversations` table. */
+export class ConversationStore {
+  constructor(private readonly db: Db) {}
+
+  insert(record: ConversationRecord): void {
+    const { id, ...rest } = record;
+    const keys = Object.keys(rest) as (keyof typeof COLUMNS)[];
+    this.db
+      .prepare(
+        `INSERT INTO conversations (id, ${keys.map((k) => COLUMNS[k]).join(', ')}) VALUES (?, ${keys.map(() => '?').join(', ')})`,
+      )
+      .run(id, ...keys.map((k) => toColumn(rest[k])));
+  }
+
+  get(id: string): ConversationRecord | null {
+    const row = this.db.prepare('SELECT * FROM conversations WHERE id = ?').get(id) as Row | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  update(id: string, changes: Partial<Omit<ConversationRecord, 'id'>>): void {
+    const keys = Object.keys(changes) as (keyof typeof COLUMNS)[];
+    if (keys.length === 0) return;
+    this.db
+      .prepare(`UPDATE conversations SET ${keys.map((k) => `${COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`)
+      .run(...keys.map((k) => toColumn(changes[k])), id);
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
+  }
+
+  /** Newest first (created_at desc, id asc), after the cursor position, with optional filters. */
+  page(options: {
+    after?: { createdAt: string; id: string } | undefined;
+    limit: number;
+    selectedRepository?: string | undefined;
+    trigger?: string | undefined;
+    includeSubConversations: boolean;
+  }): ConversationRecord[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (options.after) {
+      where.push('(created_at < ? OR (created_at = ? AND id > ?))');
+      params.push(options.after.createdAt, options.after.createdAt, options.after.id);
+    }
+    if (options.selectedRepository) {
+      where.push('selected_repository = ?');
+      params.push(options.selectedRepository);
+    }
+    if (options.trigger) {
+      where.push('trigger = ?');
+      params.push(options.trigger);
+    }
+    if (!options.includeSubConversations) where.push('parent_conversation_id IS NULL');
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM conversations ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY created_at DESC, id ASC LIMIT ?`,
+      )
+      .all(...params, options.limit) as Row[];
+    return rows.map(fromRow);
+  }
+
+  /** Every conversation that the last run left STARTING or RUNNING: after a restart all are STOPPED. */
+  stopAll(now: string): void {
+    this.db
+      .prepare(
+        `UPDATE conversations SET status = 'STOPPED', runtime_status = NULL, last_updated_at = ? WHERE status != 'STOPPED'`,
+      )
+      .run(now);
+  }
+
+  childrenOf(id: string): string[] {
+    return (
+      this.db.prepare('SELECT id FROM conversations WHERE parent_conversation_id = ?').all(id) as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+  }
+
+  bySandbox(sandboxId: string): string[] {
+    return (
+      this.db.prepare('SELECT id FROM conversations WHERE sandbox_id = ?').all(sandboxId) as { id: string }[]
+    ).map((r) => r.id);
+  }
+}

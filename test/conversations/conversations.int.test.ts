@@ -1,0 +1,255 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { V0Event } from '../../src/shared/api/events';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
+import type { TestService } from '../support/service';
+import {
+  containerState,
+  dockerSkipReason,
+  instanceId,
+  removeLabelled,
+  startSandboxService,
+} from '../sandbox/support';
+
+const skip = await dockerSkipReason();
+if (skip) console.warn(`Skipping the conversation tests: ${skip}`);
+
+const SECRET = 's3cr3t-v4lue';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scripted LLM', () => {
+  let service: TestService;
+  let llm: ScriptedLlm;
+
+  beforeAll(async () => {
+    llm = await startScriptedLlm();
+    service = await startSandboxService();
+  });
+
+  afterAll(async () => {
+    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
+    await service?.close();
+    if (label) await removeLabelled(label);
+    await llm?.close();
+  });
+
+  const info = async (id: string) =>
+    (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>;
+  const eventsOf = async (id: string) =>
+    ((await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] })
+      .events;
+
+  it('refuses to start without settings and persists nothing', async () => {
+    const created = await service.api('POST', '/api/conversations', { body: {} });
+    expect(created.status).toBe(400);
+    expect(created.json).toEqual({
+      status: 'error',
+      message: 'Settings not found',
+      msg_id: 'CONFIGURATION$SETTINGS_NOT_FOUND',
+    });
+    expect((await service.api('GET', '/api/conversations')).json).toEqual({
+      results: [],
+      next_page_id: null,
+    });
+  });
+
+  it('needs an LLM key for a remote model, not for a local server', async () => {
+    await service.api('POST', '/api/settings', {
+      body: { llm_model: 'openai/gpt-4o', llm_base_url: 'https://api.openai.com/v1' },
+    });
+    const remote = await service.api('POST', '/api/conversations', { body: {} });
+    expect(remote.status).toBe(400);
+    expect(remote.json).toMatchObject({ msg_id: 'STATUS$ERROR_LLM_AUTHENTICATION' });
+    await service.api('POST', '/api/settings', {
+      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
+    });
+  });
+
+  it('validates the request body exactly', async () => {
+    const post = (body: unknown) => service.api('POST', '/api/conversations', { body });
+    expect((await post({ foo: 1 })).json).toEqual({
+      detail: [
+        { type: 'extra_forbidden', loc: ['body', 'foo'], msg: 'Extra inputs are not permitted', input: 1 },
+      ],
+    });
+    expect((await post({ git_provider: 'azure_devops' })).json).toMatchObject({
+      detail: [{ type: 'enum', msg: "Input should be 'github', 'gitlab', 'bitbucket' or 'enterprise_sso'" }],
+    });
+    expect((await post({ conversation_id: 'bad id!' })).json).toMatchObject({
+      detail: [{ type: 'string_pattern_mismatch' }],
+    });
+    const broken = await service.api('POST', '/api/conversations', {
+      rawBody: '{',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(broken.status).toBe(422);
+    expect(broken.json).toMatchObject({ detail: [{ type: 'json_invalid' }] });
+    expect((await service.api('GET', '/api/conversations?limit=0')).json).toMatchObject({
+      detail: [{ type: 'greater_than_equal' }],
+    });
+    expect((await service.api('GET', '/api/conversations/unknown123')).json).toEqual({
+      detail: 'Conversation unknown123 not found',
+    });
+  });
+
+  it('runs a conversation end to end: start, agent command, message, stop, delete', async () => {
+    await service.api('POST', '/api/secrets', { body: { name: 'MY_TOKEN', value: SECRET } });
+    llm.push(
+      {
+        toolCalls: [
+          {
+            id: 'call_1',
+            name: 'execute_bash',
+            args: { command: 'echo hello from $HOSTNAME', security_risk: 'LOW' },
+          },
+        ],
+      },
+      { text: 'I ran it.' },
+      { text: 'Hi to you too.' },
+    );
+    const created = await service.api('POST', '/api/conversations', {
+      body: { initial_user_msg: 'run a command' },
+    });
+    expect(created.status).toBe(200);
+    const body = created.json as { conversation_id: string };
+    expect(body).toEqual({
+      status: 'ok',
+      conversation_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      message: null,
+      conversation_status: 'STARTING',
+    });
+    const id = body.conversation_id;
+
+    const ready = await until(
+      () => info(id),
+      (c) => c.agent_state === 'awaiting_user_input',
+      'the agent to answer',
+    );
+    expect(ready).toMatchObject({
+      status: 'RUNNING',
+      runtime_status: 'STATUS$READY',
+      title: `Conversation ${id.slice(0, 5)}`,
+    });
+    expect(Object.keys(ready).sort()).toEqual(
+      [
+        'agent_state',
+        'conversation_id',
+        'conversation_version',
+        'created_at',
+        'git_provider',
+        'last_updated_at',
+        'num_connections',
+        'pr_number',
+        'runtime_status',
+        'sandbox_id',
+        'selected_branch',
+        'selected_repository',
+        'session_api_key',
+        'status',
+        'sub_conversation_ids',
+        'title',
+        'trigger',
+        'url',
+      ].sort(),
+    );
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.id)).toEqual(events.map((_, i) => i));
+    expect(events.every((e) => /Z$/.test(e.timestamp) && e.source && typeof e.message === 'string')).toBe(
+      true,
+    );
+    expect(events.find((e) => e.observation === 'run')?.content).toMatch(/^hello from /);
+
+    expect(
+      (await service.api('POST', `/api/conversations/${id}/message`, { body: { message: 'hi' } })).json,
+    ).toEqual({ success: true });
+    await until(
+      () => eventsOf(id),
+      (all) =>
+        all.some((e) => e.action === 'message' && e.source === 'agent' && e.message === 'Hi to you too.'),
+      'the reply',
+    );
+
+    const run = await service.api('POST', `/api/conversations/${id}/events`, {
+      body: { action: 'run', args: { command: 'echo $MY_TOKEN' } },
+    });
+    expect(run.json).toEqual({ success: true });
+    const echoed = await until(
+      () => eventsOf(id),
+      (all) => all.some((e) => e.source === 'user' && e.observation === 'run'),
+      'the user command',
+    );
+    expect(echoed.find((e) => e.source === 'user' && e.observation === 'run')?.content).toMatch(
+      /^<secret_hidden>/,
+    );
+
+    const confirm = await service.api('POST', `/api/conversations/${id}/events`, {
+      body: { action: 'change_agent_state', args: { agent_state: 'user_confirmed' } },
+    });
+    expect(confirm.status).toBe(409);
+    expect(confirm.json).toEqual({ detail: 'Agent is not awaiting confirmation' });
+    const badAction = await service.api('POST', `/api/conversations/${id}/events`, {
+      body: { action: 'browse', args: {} },
+    });
+    expect(badAction.json).toMatchObject({ detail: [{ type: 'enum', loc: ['body', 'action'] }] });
+
+    const stopped = await service.api('POST', `/api/conversations/${id}/stop`);
+    expect(stopped.json).toEqual({
+      status: 'ok',
+      conversation_id: id,
+      message: 'Conversation stopped successfully',
+      conversation_status: 'STOPPED',
+    });
+    const late = await service.api('POST', `/api/conversations/${id}/message`, {
+      body: { message: 'hello?' },
+    });
+    expect(late.status).toBe(409);
+    expect(late.json).toEqual({ detail: `Conversation ${id} is not running` });
+    expect((await eventsOf(id)).length).toBeGreaterThan(5);
+
+    for (const file of filesUnder(service.dataDir)) expect(readFileSync(file).includes(SECRET)).toBe(false);
+
+    const sandboxId = (await info(id)).sandbox_id as string;
+    expect((await service.api('DELETE', `/api/conversations/${id}`)).json).toBe(true);
+    expect((await service.api('DELETE', `/api/conversations/${id}`)).status).toBe(404);
+    expect(await containerState(sandboxId)).toBeNull();
+  });
+
+  it('renames with a trimmed title and refuses an empty one', async () => {
+    const created = await service.api('POST', '/api/conversations', { body: { conversation_id: 'my-conv' } });
+    expect(created.status).toBe(200);
+    const again = await service.api('POST', '/api/conversations', { body: { conversation_id: 'my-conv' } });
+    expect(again.status).toBe(409);
+    expect(again.json).toEqual({ detail: 'Conversation my-conv already exists' });
+    expect(
+      (await service.api('PATCH', '/api/conversations/my-conv', { body: { title: '' } })).json,
+    ).toMatchObject({
+      detail: [{ type: 'string_too_short' }],
+    });
+    expect(
+      (await service.api('PATCH', '/api/conversations/my-conv', { body: { title: '  New  ' } })).json,
+    ).toBe(true);
+    expect((await info('my-conv')).title).toBe('New');
+    await until(
+      () => info('my-conv'),
+      (c) => c.agent_state === 'awaiting_user_input',
+      'the conversation to start',
+    );
+    expect((await service.api('DELETE', '/api/conversations/my-conv')).json).toBe(true);
+  });
+});
