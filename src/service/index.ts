@@ -8,6 +8,7 @@ import { ConversationStore } from './conversations/conversation-store';
 import { EventLog } from './events/event-log';
 import { createApp } from './http/app';
 import { conversationRoutes } from './routes/v0/conversations';
+import { conversationStreamRoutes } from './routes/v0/conversation-stream';
 import type { RouteSpec } from './http/routes';
 import { type ProviderApiBase, publicApiBase } from './git/provider-api';
 import { ProviderTokenService } from './git/provider-tokens';
@@ -149,6 +150,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...sandboxesRoutes(context),
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
+    ...conversationStreamRoutes(conversations, events),
   );
   const app = createApp({
     routes,

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
@@ -228,6 +229,66 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     expect((await service.api('DELETE', `/api/conversations/${id}`)).json).toBe(true);
     expect((await service.api('DELETE', `/api/conversations/${id}`)).status).toBe(404);
     expect(await containerState(sandboxId)).toBeNull();
+  });
+
+  it('streams events as SSE: resume after Last-Event-ID, replay_done, live events, end on delete', async () => {
+    llm.push({ text: 'Hello there.' }, { text: 'Second answer.' });
+    const created = await service.api('POST', '/api/conversations', { body: { initial_user_msg: 'hello' } });
+    const id = (created.json as { conversation_id: string }).conversation_id;
+    await until(
+      () => info(id),
+      (c) => c.agent_state === 'awaiting_user_input',
+      'the first answer',
+    );
+
+    const frames: string[] = [];
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port: service.port,
+      path: `/api/conversations/${id}/events/stream?session_api_key=${encodeURIComponent(service.key)}`,
+      headers: { 'Last-Event-ID': '5' },
+    });
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      request.on('response', resolve).on('error', reject).end();
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+    let buffer = '';
+    response.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const parts = buffer.split('\n\n');
+      buffer = parts.pop() ?? '';
+      frames.push(...parts);
+    });
+    const ended = new Promise((resolve) => response.on('end', resolve));
+    await until(
+      async () => frames,
+      (f) => f.some((x) => x.startsWith('event: replay_done')),
+      'replay_done',
+    );
+    expect(frames[0]).toBe('retry: 3000');
+    expect(frames[1]).toMatch(/^id: 6\nevent: oh_event\ndata: /);
+    const replayDone = frames.find((f) => f.startsWith('event: replay_done')) as string;
+    expect(replayDone).not.toContain('id:');
+
+    await service.api('POST', `/api/conversations/${id}/message`, { body: { message: 'again' } });
+    await until(
+      async () => frames,
+      (f) => f.some((x) => x.includes('Second answer.')),
+      'the live reply',
+    );
+    const ids = frames.filter((f) => f.startsWith('id: ')).map((f) => Number(/^id: (\d+)/.exec(f)?.[1]));
+    expect(ids).toEqual(ids.map((_, i) => 6 + i));
+
+    const wrong = await service.api('GET', `/api/conversations/${id}/events/stream`, {
+      headers: { 'Last-Event-ID': 'x' },
+    });
+    expect(wrong.json).toMatchObject({ detail: [{ loc: ['header', 'last-event-id'] }] });
+    expect((await service.api('GET', '/api/conversations/nope/events/stream')).status).toBe(404);
+
+    await service.api('DELETE', `/api/conversations/${id}`);
+    await ended;
+    expect(frames.at(-1)).toBe('event: end\ndata: {"reason":"deleted"}');
   });
 
   it('renames with a trimmed title and refuses an empty one', async () => {

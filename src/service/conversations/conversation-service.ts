@@ -29,6 +29,10 @@ const IDLE_STATES = new Set([
   null,
 ]);
 
+function endEvent(id: string): string {
+  return `${id}\0end`;
+}
+
 function statusError(message: string, msgId: string): HttpError {
   return new HttpError(400, { status: 'error', message, msg_id: msgId });
 }
@@ -221,6 +225,7 @@ export class ConversationService {
     await this.stop(id);
     this.events.deleteAll(id);
     this.store.delete(id);
+    this.statuses.emit(endEvent(id), 'deleted');
     const shared = record.sandboxId ? this.store.bySandbox(record.sandboxId).length > 0 : true;
     if (record.sandboxId && !shared && this.ctx.sandboxes.find(record.sandboxId)) {
       await this.ctx.sandboxes.delete(record.sandboxId).catch(() => undefined);
@@ -254,6 +259,12 @@ export class ConversationService {
       throw httpError(409, 'Agent is not awaiting confirmation');
     }
     await loop.changeState(state, action.args.reason ?? '');
+  }
+
+  /** Called once when the conversation is deleted, so live streams can end. */
+  onEnd(id: string, listener: (reason: 'deleted') => void): () => void {
+    this.statuses.once(endEvent(id), listener);
+    return () => this.statuses.off(endEvent(id), listener);
   }
 
   /** Listens to status updates of one conversation (runtime status, title, errors). */

@@ -1,5 +1,5 @@
 import type { NewEvent, V0Event } from '../../../shared/api/events';
-import { agentMessage, agentStateChanged, systemAction, userMessage, workspaceRecall } from '../agent-events';
+import { agentStateChanged, systemAction, userMessage, workspaceRecall } from '../agent-events';
 import type { CallMetadata } from '../message-builder';
 import { executeBashTool } from '../tools/execute-bash';
 
@@ -64,12 +64,10 @@ export function bashCall(
   return { action, observation };
 }
 
-/** `count` bash calls, one per model response, each followed by a state change the view leaves out. */
+/** `count` bash calls, one per model response, with a state change (out of view) after every tenth. */
 export function bashCalls(append: AppendEvent, count: number, output = (i: number) => `output ${i}`): void {
   for (let i = 1; i <= count; i++) {
     bashCall(append, `echo step ${i}`, output(i), { responseId: `resp-${i}`, callId: `call-${i}` });
     if (i % 10 === 0) append(agentStateChanged('running'));
   }
 }
-
-export { agentMessage, userMessage };

@@ -15,7 +15,7 @@ function parseYaml(text: string): unknown {
   } catch (error) {
     // The first line names the problem and its place (counted from the line after the opening ---).
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new Error(`the frontmatter is not valid YAML: ${message}`);
+    throw new Error(`the frontmatter is not valid YAML: ${message}`, { cause: error });
   }
 }
 

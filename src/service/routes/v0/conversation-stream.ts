@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ConversationPath } from '../../../shared/api/conversations';
+import type { V0Event } from '../../../shared/api/events';
+import { DetailBody, ValidationErrorBody } from '../../../shared/api/errors';
+import { laxInt } from '../../../shared/api/fields';
+import type { ConversationService } from '../../conversations/conversation-service';
+import type { EventLog } from '../../events/event-log';
+import { SseStream } from '../../events/sse-stream';
+import { httpError } from '../../http/errors';
+import { defineRoute, type RouteSpec } from '../../http/routes';
+import { validate } from '../../http/validation';
+
+const PER_CONVERSATION = 16;
+const TOTAL = 64;
+
+const StreamQuery = z.object({ after: laxInt().pipe(z.number().min(-1)).default(-1) });
+const LastEventId = z.object({ 'last-event-id': laxInt().pipe(z.number().min(-1)).optional() });
+
+/** `GET /api/conversations/{id}/events/stream`: the stored events, then live ones, as Server-Sent Events. */
+export function conversationStreamRoutes(conversations: ConversationService, events: EventLog): RouteSpec[] {
+  const open = new Map<string, number>();
+  let total = 0;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/conversations/:id/events/stream',
+      tag: 'events',
+      summary:
+        'Events as Server-Sent Events: replay after `after` or Last-Event-ID, `replay_done`, then live',
+      params: ConversationPath,
+      query: StreamQuery,
+      responses: {
+        200: { description: 'An event stream', contentType: 'text/event-stream' },
+        404: { description: 'Unknown conversation', schema: DetailBody },
+        422: { description: 'Invalid after or Last-Event-ID', schema: ValidationErrorBody },
+        429: { description: 'Too many streams', schema: DetailBody },
+      },
+      handler: ({ params, query, req, res }) => {
+        const id = params.id;
+        conversations.require(id);
+        const header = validate(LastEventId, { 'last-event-id': req.headers['last-event-id'] }, 'header');
+        const after = header['last-event-id'] ?? query.after;
+        if ((open.get(id) ?? 0) >= PER_CONVERSATION || total >= TOTAL)
+          throw httpError(429, 'Too many streams');
+        open.set(id, (open.get(id) ?? 0) + 1);
+        total += 1;
+
+        // Listen before replaying, and hold live events back until the replay is written: no gap, no duplicate.
+        let replaying = true;
+        let lastSent = after;
+        const held: V0Event[] = [];
+        const send = (event: V0Event) => {
+          if (event.id <= lastSent) return;
+          lastSent = event.id;
+          stream.event(event);
+        };
+        const stopEvents = events.subscribe(id, (event) => (replaying ? held.push(event) : send(event)));
+        const stopStatus = conversations.onStatus(id, (payload) => stream.named('status_update', payload));
+        const stopEnd = conversations.onEnd(id, (reason) => stream.end(reason));
+        const stream = new SseStream(res, () => {
+          stopEvents();
+          stopStatus();
+          stopEnd();
+          open.set(id, (open.get(id) ?? 1) - 1);
+          total -= 1;
+        });
+        for (const event of events.after(id, after)) send(event);
+        stream.named('replay_done', { last_event_id: events.lastId(id) });
+        replaying = false;
+        held.forEach(send);
+        return undefined;
+      },
+    }),
+  ];
+}
