@@ -6,6 +6,7 @@ import type { ServiceContext } from './context';
 import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
 import { EventLog } from './events/event-log';
+import { attachSocketServer } from './events/socket-server';
 import { createApp } from './http/app';
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
@@ -143,7 +144,11 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
 
   const routes: RouteSpec[] = [];
   routes.push(
-    ...serverRoutes(context, () => routes, () => conversations.runningCount()),
+    ...serverRoutes(
+      context,
+      () => routes,
+      () => conversations.runningCount(),
+    ),
     ...settingsRoutes(context),
     ...secretsRoutes(context),
     ...optionsRoutes(context),
@@ -165,6 +170,13 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     strict: config.strictPort ?? false,
   });
   port = listening.port;
+  const sockets = attachSocketServer(listening.server, {
+    conversations,
+    events,
+    keys: sessionKey,
+    port: () => port,
+    hasSettings: () => settings.stored() !== null,
+  });
   await sandboxLayer.start();
   const url = `http://127.0.0.1:${port}`;
   const discoveryFile = writeDiscoveryFile(dataDir, url, port);
@@ -181,6 +193,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     port,
     context,
     close: async () => {
+      await sockets.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
+import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
@@ -289,6 +290,51 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     await service.api('DELETE', `/api/conversations/${id}`);
     await ended;
     expect(frames.at(-1)).toBe('event: end\ndata: {"reason":"deleted"}');
+  });
+
+  it('speaks the OpenHands socket.io protocol: key required, replay after latest_event_id, user actions', async () => {
+    llm.push({ text: 'Socket hello.' }, { text: 'Socket second.' });
+    const created = await service.api('POST', '/api/conversations', { body: { initial_user_msg: 'hello' } });
+    const id = (created.json as { conversation_id: string }).conversation_id;
+    await until(
+      () => info(id),
+      (c) => c.agent_state === 'awaiting_user_input',
+      'the first answer',
+    );
+
+    const refused = ioClient(service.url, {
+      query: { conversation_id: id },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    const error = await new Promise<Error>((resolve) => refused.on('connect_error', resolve));
+    expect(error.message).toBe('invalid_session_api_key');
+    refused.close();
+
+    const received: Record<string, unknown>[] = [];
+    const socket = ioClient(service.url, {
+      query: { conversation_id: id, latest_event_id: '3', session_api_key: service.key },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    socket.on('oh_event', (event: Record<string, unknown>) => received.push(event));
+    await until(
+      async () => received,
+      (r) => r.some((e) => e.message === 'Socket hello.'),
+      'the replay',
+    );
+    const replayed = received.filter((e) => typeof e.id === 'number').map((e) => e.id as number);
+    expect(Math.min(...replayed)).toBeGreaterThan(3);
+    expect(received.every((e) => e.source !== 'environment')).toBe(true);
+
+    socket.emit('oh_user_action', { action: 'message', args: { content: 'over the socket' } });
+    await until(
+      async () => received,
+      (r) => r.some((e) => e.message === 'Socket second.'),
+      'the live reply',
+    );
+    socket.close();
+    await service.api('DELETE', `/api/conversations/${id}`);
   });
 
   it('renames with a trimmed title and refuses an empty one', async () => {

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 
 /**
  * Screens live in the URL fragment (`#/settings`): it works wherever the page is loaded from
@@ -6,15 +6,40 @@ import { useSyncExternalStore } from 'react';
  */
 export const ROUTES = {
   home: '#/',
+  conversations: '#/conversations',
   settings: '#/settings',
 } as const;
 
-export type Route = keyof typeof ROUTES | 'not-found';
+export type Route =
+  | { name: keyof typeof ROUTES }
+  | { name: 'conversation'; conversationId: string }
+  | { name: 'not-found' };
+
+export type RouteName = Route['name'];
+
+const CONVERSATION = /^#\/conversations\/([^/]+)$/;
+
+export function conversationHref(conversationId: string): string {
+  return `${ROUTES.conversations}/${encodeURIComponent(conversationId)}`;
+}
 
 export function routeOf(hash: string): Route {
-  if (hash === '' || hash === '#' || hash === ROUTES.home) return 'home';
-  if (hash === ROUTES.settings) return 'settings';
-  return 'not-found';
+  if (hash === '' || hash === '#' || hash === ROUTES.home) return { name: 'home' };
+  if (hash === ROUTES.settings) return { name: 'settings' };
+  if (hash === ROUTES.conversations) return { name: 'conversations' };
+  const conversation = CONVERSATION.exec(hash);
+  if (conversation?.[1]) {
+    try {
+      return { name: 'conversation', conversationId: decodeURIComponent(conversation[1]) };
+    } catch {
+      return { name: 'not-found' };
+    }
+  }
+  return { name: 'not-found' };
+}
+
+export function navigate(href: string): void {
+  window.location.hash = href;
 }
 
 function subscribe(onChange: () => void): () => void {
@@ -22,6 +47,8 @@ function subscribe(onChange: () => void): () => void {
   return () => window.removeEventListener('hashchange', onChange);
 }
 
-export function useRoute(): Route {
-  return useSyncExternalStore(subscribe, () => routeOf(window.location.hash));
+/** The current screen; `key` changes with every address, so pages can reset on navigation. */
+export function useRoute(): Route & { key: string } {
+  const hash = useSyncExternalStore(subscribe, () => window.location.hash);
+  return useMemo(() => ({ ...routeOf(hash), key: hash }), [hash]);
 }

@@ -45,6 +45,19 @@ describe('errorFromResponse', () => {
     ).toBe('Too many requests. Try again in 3 s.');
   });
 
+  it('keeps the message id of an OpenHands status error', () => {
+    const error = errorFromResponse(answer(400), {
+      status: 'error',
+      message: 'Settings not found',
+      msg_id: 'CONFIGURATION$SETTINGS_NOT_FOUND',
+    });
+    expect(error).toMatchObject({
+      status: 400,
+      message: 'Settings not found.',
+      code: 'CONFIGURATION$SETTINGS_NOT_FOUND',
+    });
+  });
+
   it('falls back to the status line for bodies that are not the documented JSON', () => {
     const error = errorFromResponse(answer(502, 'Bad Gateway'), '<html>proxy error</html>');
     expect(error).toMatchObject({ status: 502, message: 'The Dockhand service answered 502 Bad Gateway.' });

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { DetailBody, InternalErrorBody, ValidationErrorBody } from '../../../shared/api/errors';
+import {
+  DetailBody,
+  InternalErrorBody,
+  StatusErrorBody,
+  ValidationErrorBody,
+} from '../../../shared/api/errors';
 import { sentence } from '../text';
 import { describeIssue } from './validation-messages';
 
@@ -10,12 +15,16 @@ export interface FieldIssue {
   message: string;
 }
 
-/** A failed API call, with a message a person can act on. `status` is 0 when the service was unreachable. */
+/**
+ * A failed API call, with a message a person can act on. `status` is 0 when the service was unreachable;
+ * `code` is the service's message id (`CONFIGURATION$SETTINGS_NOT_FOUND`) when it sent one.
+ */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly issues: FieldIssue[] = [],
+    readonly code: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -47,6 +56,10 @@ export function errorFromResponse(response: Response, body: unknown): ApiError {
       `The Dockhand service failed unexpectedly (error id ${internal.data.error_id}); its log has the details.`,
       response.status,
     );
+  }
+  const status = StatusErrorBody.safeParse(body);
+  if (status.success) {
+    return new ApiError(sentence(status.data.message), response.status, [], status.data.msg_id);
   }
   const detail = DetailBody.safeParse(body);
   if (detail.success) {

@@ -3,7 +3,7 @@ import { ApiError, errorFromResponse } from './api-error';
 import { Settings } from '../../../shared/api/settings';
 import type { Connection } from './connection';
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
@@ -27,6 +27,15 @@ export class ApiClient {
 
   get baseUrl(): string {
     return this.connection.baseUrl;
+  }
+
+  /**
+   * The address of `path` with the key in its query, for clients that cannot send headers
+   * (EventSource). `query` is added as given.
+   */
+  keyedUrl(path: string, query: Record<string, string> = {}): string {
+    const params = new URLSearchParams({ ...query, session_api_key: this.connection.apiKey });
+    return `${this.connection.baseUrl}${path}?${params.toString()}`;
   }
 
   get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {

@@ -51,6 +51,13 @@ describe('recallKnowledge', () => {
     });
   });
 
+  it('matches a capitalised trigger in a lower-case message and reports the trigger as written', () => {
+    const kafka = microagent('kafka', 'Kafka notes.', ['Consumer Group']);
+    expect(
+      recallKnowledge('the consumer group lags', [kafka], new Set())?.extras.microagent_knowledge,
+    ).toEqual([{ name: 'kafka', trigger: 'Consumer Group', content: 'Kafka notes.' }]);
+  });
+
   it('does not repeat microagents already in view', () => {
     const recalled = recallKnowledge('docker and npm', microagents, new Set(['docker']));
     expect(recalled?.extras.microagent_knowledge.map((k) => k.name)).toEqual(['npm']);

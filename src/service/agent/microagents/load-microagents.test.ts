@@ -172,7 +172,7 @@ describe('loadMicroagents', () => {
     await put(join(repo, '.cursorrules'), 'b'.repeat(10));
     const { warnings } = await load();
     expect(warnings).toEqual([
-      `The repository instructions are ${REPOSITORY_INSTRUCTIONS_MAX_CHARS + 12} characters long; only the first ${REPOSITORY_INSTRUCTIONS_MAX_CHARS} are used.`,
+      `The repository instructions are ${REPOSITORY_INSTRUCTIONS_MAX_CHARS + 12} characters long; they are cut to ${REPOSITORY_INSTRUCTIONS_MAX_CHARS}.`,
     ]);
   });
 

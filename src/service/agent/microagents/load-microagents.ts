@@ -170,7 +170,7 @@ export async function loadMicroagents(options: LoadMicroagentsOptions): Promise<
   const { fullLength } = repositoryInstructions(microagents);
   if (fullLength > REPOSITORY_INSTRUCTIONS_MAX_CHARS) {
     warnings.push(
-      `The repository instructions are ${fullLength} characters long; only the first ${REPOSITORY_INSTRUCTIONS_MAX_CHARS} are used.`,
+      `The repository instructions are ${fullLength} characters long; they are cut to ${REPOSITORY_INSTRUCTIONS_MAX_CHARS}.`,
     );
   }
   return { microagents, warnings };

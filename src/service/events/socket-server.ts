@@ -1,0 +1,158 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { UserActionRequest } from '../../shared/api/conversations';
+import type { V0Event } from '../../shared/api/events';
+import type { ConversationService } from '../conversations/conversation-service';
+import { isAllowedOrigin, type KeyChecker } from '../http/security';
+import type { EventLog } from './event-log';
+
+const MAX_SOCKETS_PER_CONVERSATION = 16;
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Environment events that live clients receive (as `agent`); the others stay in the log only. */
+const FORWARDED_ENVIRONMENT = new Set(['run', 'agent_state_changed', 'recall', 'error']);
+
+export interface SocketServerDeps {
+  conversations: ConversationService;
+  events: EventLog;
+  keys: KeyChecker;
+  port: () => number;
+  hasSettings: () => boolean;
+}
+
+class ConnectError extends Error {
+  constructor(
+    message: string,
+    readonly data?: { msg_id: string },
+  ) {
+    super(message);
+  }
+}
+
+/** The event as socket.io clients of OpenHands expect it, or null when it is not sent live. */
+function forClients(event: V0Event): V0Event | null {
+  if (event.source !== 'environment') return event;
+  if (!event.observation || !FORWARDED_ENVIRONMENT.has(event.observation)) return null;
+  return { ...event, source: 'agent' };
+}
+
+function hostAllowed(req: IncomingMessage, port: number): boolean {
+  const host = (req.headers.host ?? '').toLowerCase();
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host);
+}
+
+/**
+ * The OpenHands socket.io protocol on `/socket.io`: `oh_event` replay after `latest_event_id` then live,
+ * `oh_user_action` (alias `oh_action`) input, status updates, and a close payload before disconnecting.
+ */
+export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Server {
+  const io = new Server(http, {
+    path: '/socket.io',
+    maxHttpBufferSize: MAX_MESSAGE_BYTES,
+    serveClient: false,
+    cors: { origin: (origin, callback) => callback(null, origin === undefined || isAllowedOrigin(origin)) },
+    allowRequest: (req, callback) => {
+      const origin = req.headers.origin;
+      callback(null, hostAllowed(req, deps.port()) && (origin === undefined || isAllowedOrigin(origin)));
+    },
+  });
+  const counts = new Map<string, number>();
+
+  io.use((socket, next) => {
+    try {
+      socket.data.conversationId = authorise(socket);
+      next();
+    } catch (error) {
+      const failure = error as ConnectError;
+      const refusal = new Error(failure.message) as Error & { data?: unknown };
+      if (failure.data) refusal.data = failure.data;
+      next(refusal);
+    }
+  });
+
+  function authorise(socket: Socket): string {
+    const query = socket.handshake.query;
+    const auth = socket.handshake.auth as { session_api_key?: unknown };
+    const key =
+      query.session_api_key ?? socket.handshake.headers['x-session-api-key'] ?? auth.session_api_key;
+    if (typeof key !== 'string' || !deps.keys.accepts(key, socket.request as never)) {
+      throw new ConnectError('invalid_session_api_key');
+    }
+    const id = query.conversation_id;
+    if (typeof id !== 'string' || !id) throw new ConnectError('No conversation_id in query params');
+    try {
+      deps.conversations.require(id);
+    } catch {
+      throw new ConnectError(`Conversation ${id} not found`, { msg_id: 'CONVERSATION$NOT_FOUND' });
+    }
+    if (!deps.hasSettings())
+      throw new ConnectError('Settings not found', { msg_id: 'CONFIGURATION$SETTINGS_NOT_FOUND' });
+    if ((counts.get(id) ?? 0) >= MAX_SOCKETS_PER_CONVERSATION) throw new ConnectError('Too many connections');
+    return id;
+  }
+
+  io.on('connection', (socket) => {
+    const id = socket.data.conversationId as string;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+    const latest = Number(socket.handshake.query.latest_event_id ?? -1);
+    let lastSent = Number.isInteger(latest) ? latest : -1;
+    let replaying = true;
+    const held: V0Event[] = [];
+    const emit = (event: V0Event) => {
+      const shown = forClients(event);
+      if (shown) socket.emit('oh_event', shown);
+    };
+    const send = (event: V0Event) => {
+      if (event.id <= lastSent) return;
+      lastSent = event.id;
+      emit(event);
+    };
+    const stopEvents = deps.events.subscribe(id, (event) => (replaying ? held.push(event) : send(event)));
+    const stopStatus = deps.conversations.onStatus(id, (payload) => socket.emit('oh_event', payload));
+    const stopEnd = deps.conversations.onEnd(id, () => {
+      socket.emit('oh_event', {
+        message: '',
+        observation: 'agent_state_changed',
+        content: '',
+        extras: { agent_state: 'stopped', reason: '' },
+      });
+      socket.disconnect(true);
+    });
+
+    // Replay: recall actions skipped, only the last agent_state_changed (sent after the rest).
+    const stored = deps.events.after(id, lastSent);
+    const lastState = stored.findLast((e) => e.observation === 'agent_state_changed');
+    for (const event of stored) {
+      if (event.action !== 'recall' && event.observation !== 'agent_state_changed') emit(event);
+    }
+    if (lastState) emit(lastState);
+    lastSent = stored.at(-1)?.id ?? lastSent;
+    replaying = false;
+    held.forEach(send);
+
+    const onAction = async (body: unknown) => {
+      const parsed = UserActionRequest.safeParse(body);
+      if (!parsed.success) {
+        socket.emit('oh_event', { error: true, message: 'Invalid user action' });
+        return;
+      }
+      try {
+        await deps.conversations.userAction(id, parsed.data);
+      } catch (error) {
+        socket.emit('oh_event', {
+          error: true,
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+    };
+    socket.on('oh_user_action', onAction);
+    socket.on('oh_action', onAction);
+    socket.on('disconnect', () => {
+      stopEvents();
+      stopStatus();
+      stopEnd();
+      counts.set(id, (counts.get(id) ?? 1) - 1);
+    });
+    void deps.conversations.start(id).catch(() => undefined);
+  });
+  return io;
+}
