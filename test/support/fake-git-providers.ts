@@ -26,6 +26,37 @@ export interface ProviderRequest {
   authorization: string | undefined;
 }
 
+export interface FakeRepository {
+  provider: VerifiedProvider;
+  /** `owner/repo` (GitLab: `group/sub/repo`). */
+  path: string;
+  /** Visible only with the provider's valid token (else 404, or 401 for a wrong token). */
+  private?: boolean;
+  /** Answered instead of the repository, e.g. 503 for a provider that is failing. */
+  status?: number;
+}
+
+export interface RepositoryRequest extends ProviderRequest {
+  /** The repository path asked for (GitLab's URL-encoded id decoded). */
+  path: string;
+}
+
+/** The repository routes of each provider's REST API (GitHub's both on api.github.com and Enterprise). */
+const REPOSITORY_ROUTES: [RegExp, VerifiedProvider][] = [
+  [/^\/repos\/(.+)$/, 'github'],
+  [/^\/api\/v3\/repos\/(.+)$/, 'github'],
+  [/^\/api\/v4\/projects\/([^/]+)$/, 'gitlab'],
+  [/^\/2\.0\/repositories\/(.+)$/, 'bitbucket'],
+];
+
+function repositoryRoute(url: string): { provider: VerifiedProvider; path: string } | null {
+  for (const [pattern, provider] of REPOSITORY_ROUTES) {
+    const match = pattern.exec(url);
+    if (match?.[1]) return { provider, path: decodeURIComponent(match[1]) };
+  }
+  return null;
+}
+
 export interface FakeGitProviders {
   /** `127.0.0.1:<port>`: usable as a custom provider host. */
   host: string;
@@ -33,6 +64,8 @@ export interface FakeGitProviders {
   apiBase: ProviderApiBase;
   /** Every current-user request received, in order. */
   requests: ProviderRequest[];
+  /** Every repository request received, in order. */
+  repositoryRequests: RepositoryRequest[];
   close(): Promise<void>;
 }
 
@@ -46,15 +79,32 @@ function presentedToken(authorization: string | undefined): string | undefined {
 
 /**
  * GitHub, GitLab and Bitbucket current-user APIs on one loopback server: 200 with a user for the
- * provider's known token, 401 for anything else.
+ * provider's known token, 401 for anything else. Also their repository APIs for `repositories`.
  */
 export async function startFakeGitProviders(
   validTokens: Partial<Record<VerifiedProvider, string>>,
+  repositories: FakeRepository[] = [],
 ): Promise<FakeGitProviders> {
   const requests: ProviderRequest[] = [];
+  const repositoryRequests: RepositoryRequest[] = [];
+  const answerRepository = (route: { provider: VerifiedProvider; path: string }, req: IncomingMessage) => {
+    repositoryRequests.push({ ...route, host: req.headers.host ?? '', authorization: req.headers.authorization });
+    const repository = repositories.find((r) => r.provider === route.provider && r.path === route.path);
+    const token = presentedToken(req.headers.authorization);
+    if (token !== undefined && token !== validTokens[route.provider]) return 401;
+    if (!repository || (repository.private && token === undefined)) return 404;
+    return repository.status ?? 200;
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const provider = USER_PATHS[req.url ?? ''];
     res.setHeader('Content-Type', 'application/json');
+    const route = req.method === 'GET' ? repositoryRoute(req.url ?? '') : null;
+    if (route) {
+      const status = answerRepository(route, req);
+      const body = status === 200 ? { full_name: route.path } : { message: 'Not Found' };
+      res.writeHead(status).end(JSON.stringify(body));
+      return;
+    }
     if (req.method !== 'GET' || !provider) {
       res.writeHead(404).end(JSON.stringify({ message: 'Not Found' }));
       return;
@@ -87,6 +137,7 @@ export async function startFakeGitProviders(
     host,
     apiBase,
     requests,
+    repositoryRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -92,7 +92,9 @@ const start = [userMessage('Fix the build')];
 describe('detectStuck', () => {
   it('needs at least 3 events after the last user message', () => {
     expect(detectStuck(log(...start, run('ls'), ran('ls', 0)))).toBeNull();
-    expect(detectStuck(log(...times(4, run('ls'), ran('ls', 0)), userMessage('go on'), run('ls')))).toBeNull();
+    expect(
+      detectStuck(log(...times(4, run('ls'), ran('ls', 0)), userMessage('go on'), run('ls'))),
+    ).toBeNull();
   });
 
   describe('pattern 1: the last 4 actions and observations are equal', () => {
@@ -122,7 +124,14 @@ describe('detectStuck', () => {
       };
       const events = log(
         ...start,
-        ...times(4, view('/a.txt'), agentStateChanged('running'), nullObservation, hiddenRun, viewed('/a.txt', 'A')),
+        ...times(
+          4,
+          view('/a.txt'),
+          agentStateChanged('running'),
+          nullObservation,
+          hiddenRun,
+          viewed('/a.txt', 'A'),
+        ),
       );
       expect(detectStuck(events)).toEqual({ pattern: 1, loopStartId: 1 });
     });
@@ -189,7 +198,15 @@ describe('detectStuck', () => {
     });
 
     it('does not match different actions that fail', () => {
-      const events = log(...start, view('/a'), failed('no a'), view('/b'), failed('no b'), view('/c'), failed('no c'));
+      const events = log(
+        ...start,
+        view('/a'),
+        failed('no a'),
+        view('/b'),
+        failed('no b'),
+        view('/c'),
+        failed('no c'),
+      );
       expect(detectStuck(events)).toBeNull();
     });
   });
@@ -257,7 +274,12 @@ describe('detectStuck', () => {
 
   describe('pattern 5: 10 or more consecutive condensations', () => {
     it('matches 10 condensations in a row, requests between them', () => {
-      const events = log(...start, run('ls'), ran('ls', 0), ...times(10, condensationRequest(), condensation()));
+      const events = log(
+        ...start,
+        run('ls'),
+        ran('ls', 0),
+        ...times(10, condensationRequest(), condensation()),
+      );
       expect(detectStuck(events)).toEqual({ pattern: 5, loopStartId: 4 });
     });
 

@@ -75,8 +75,11 @@ function forgottenIds(events: V0Event[]): Set<number> {
   const forgotten = new Set<number>();
   for (const event of events) {
     if (event.action !== 'condensation') continue;
-    const { forgotten_event_ids: ids, forgotten_events_start_id: start, forgotten_events_end_id: end } =
-      event.args ?? {};
+    const {
+      forgotten_event_ids: ids,
+      forgotten_events_start_id: start,
+      forgotten_events_end_id: end,
+    } = event.args ?? {};
     if (Array.isArray(ids)) for (const id of ids) forgotten.add(Number(id));
     else if (typeof start === 'number' && typeof end === 'number') {
       for (let id = start; id <= end; id++) forgotten.add(id);

@@ -111,3 +111,11 @@ export function boundedInt(min: number, max: number) {
 export function pageLimit(defaultLimit: number) {
   return boundedInt(1, 100).default(defaultLimit);
 }
+
+/** A repeated query parameter (`?id=a&id=b`), 1-100 values. */
+export function repeatedIds() {
+  return z.preprocess(
+    (value) => (typeof value === 'string' ? [value] : value),
+    z.array(z.string()).min(1).max(100),
+  );
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PageQuery, repeatedIds } from './sandboxes';
+import { repeatedIds } from './fields';
+import { PageQuery } from './sandboxes';
 
 /** A pull of the spec's image that is under way, or the last one that failed. */
 export const ImageProgress = z.object({

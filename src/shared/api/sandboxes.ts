@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageLimit } from './fields';
+import { pageLimit, repeatedIds } from './fields';
 import { SANDBOX_PROVIDERS } from './settings';
 
 export const SANDBOX_STATUSES = ['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'] as const;
@@ -47,14 +47,6 @@ export const PageQuery = z.object({
 export const SandboxSearchQuery = PageQuery.extend({
   status__eq: SandboxStatus.optional(),
 });
-
-/** A repeated query parameter (`?id=a&id=b`), 1-100 values. */
-export function repeatedIds() {
-  return z.preprocess(
-    (value) => (typeof value === 'string' ? [value] : value),
-    z.array(z.string()).min(1).max(100),
-  );
-}
 
 export const SandboxBatchQuery = z.object({ id: repeatedIds() });
 

@@ -13,7 +13,7 @@ export function triggeredKnowledge(
   const text = message.toLowerCase();
   return microagents.flatMap((microagent) => {
     if (microagent.type === 'repo' || alreadyInView.has(microagent.name)) return [];
-    const trigger = microagent.triggers.find((candidate) => text.includes(candidate));
+    const trigger = microagent.triggers.find((candidate) => text.includes(candidate.toLowerCase()));
     return trigger === undefined ? [] : [{ name: microagent.name, trigger, content: microagent.content }];
   });
 }

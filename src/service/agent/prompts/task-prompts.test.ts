@@ -73,7 +73,9 @@ describe('suggestedTaskPrompt', () => {
     for (const provider of GIT_PROVIDERS) {
       for (const type of REQUEST_TASKS) {
         expect(suggestedTaskPrompt(task(type), provider)).toMatch(
-          new RegExp(`^You are working on ${expected[provider].replace(/[()]/g, '\\$&')} #42 in repository acme/web-app`),
+          new RegExp(
+            `^You are working on ${expected[provider].replace(/[()]/g, '\\$&')} #42 in repository acme/web-app`,
+          ),
         );
       }
     }
@@ -110,7 +112,10 @@ describe('suggestedTaskPrompt', () => {
 
 describe('createMicroagentPrompt', () => {
   it('states the purpose, the file, the frontmatter, a new branch, the request and finish', () => {
-    const prompt = createMicroagentPrompt({ repo: 'acme/web-app', title: 'How to run the e2e tests' }, 'gitlab');
+    const prompt = createMicroagentPrompt(
+      { repo: 'acme/web-app', title: 'How to run the e2e tests' },
+      'gitlab',
+    );
     expect(prompt).toMatch(/^Create a microagent for repository acme\/web-app/);
     expect(prompt).toContain('Its purpose: How to run the e2e tests');
     expect(prompt).toContain('`.openhands/microagents/<name>.md`');

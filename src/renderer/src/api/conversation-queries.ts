@@ -1,0 +1,125 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { z } from 'zod';
+import {
+  ConversationInfo,
+  ConversationList,
+  ConversationStartResponse,
+  type UserActionRequest,
+} from '../../../shared/api/conversations';
+import { SuccessBody } from '../../../shared/api/errors';
+import { useApi } from './ApiProvider';
+
+const PAGE_SIZE = 20;
+/** Lists and headers refresh this often, and every second while a conversation starts. */
+const LIST_POLL_MS = 5_000;
+const STARTING_POLL_MS = 1_000;
+
+const keys = {
+  all: ['conversations'],
+  recent: (limit: number) => ['conversations', 'recent', limit],
+  pages: ['conversations', 'pages'],
+  one: (id: string) => ['conversations', 'one', id],
+} as const;
+
+export type AgentStateRequest = Extract<UserActionRequest, { action: 'change_agent_state' }>['args']['agent_state'];
+
+function conversationPath(id: string, rest = ''): string {
+  return `/api/conversations/${encodeURIComponent(id)}${rest}`;
+}
+
+export function useRecentConversations(limit: number) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.recent(limit),
+    queryFn: () => api.get(`/api/conversations?limit=${limit}`, ConversationList),
+    refetchInterval: LIST_POLL_MS,
+  });
+}
+
+/** Every conversation, newest first, a page at a time (`next_page_id`). */
+export function useConversationPages() {
+  const api = useApi();
+  return useInfiniteQuery({
+    queryKey: keys.pages,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      if (pageParam) query.set('page_id', pageParam);
+      return api.get(`/api/conversations?${query.toString()}`, ConversationList);
+    },
+    getNextPageParam: (last) => last.next_page_id,
+    refetchInterval: LIST_POLL_MS,
+  });
+}
+
+export function useConversation(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.one(id),
+    queryFn: () => api.get(conversationPath(id), ConversationInfo),
+    refetchInterval: (query) => (query.state.data?.status === 'STARTING' ? STARTING_POLL_MS : LIST_POLL_MS),
+  });
+}
+
+/** Refreshes what is shown of conversations after something changed them. */
+export function useRefreshConversations() {
+  const queryClient = useQueryClient();
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: keys.all }), [queryClient]);
+}
+
+function useConversationMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
+  const refresh = useRefreshConversations();
+  return useMutation({ mutationFn: run, onSuccess: refresh });
+}
+
+export function useCreateConversation() {
+  const api = useApi();
+  return useConversationMutation((message: string) =>
+    api.send('POST', '/api/conversations', ConversationStartResponse, {
+      ...(message.trim() ? { initial_user_msg: message } : {}),
+    }),
+  );
+}
+
+export function useRenameConversation() {
+  const api = useApi();
+  return useConversationMutation(({ id, title }: { id: string; title: string }) =>
+    api.send('PATCH', conversationPath(id), z.literal(true), { title }),
+  );
+}
+
+export function useDeleteConversation() {
+  const api = useApi();
+  return useConversationMutation((id: string) => api.send('DELETE', conversationPath(id), z.literal(true)));
+}
+
+export function useStartConversation(id: string) {
+  const api = useApi();
+  return useConversationMutation(() =>
+    api.send('POST', conversationPath(id, '/start'), ConversationStartResponse, {}),
+  );
+}
+
+export function useStopConversation(id: string) {
+  const api = useApi();
+  return useConversationMutation(() => api.send('POST', conversationPath(id, '/stop'), ConversationStartResponse));
+}
+
+export function useSendMessage(id: string) {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (message: string) => api.send('POST', conversationPath(id, '/message'), SuccessBody, { message }),
+  });
+}
+
+/** Pause, resume, confirm or reject: a `change_agent_state` user action. */
+export function useChangeAgentState(id: string) {
+  const api = useApi();
+  return useConversationMutation((agentState: AgentStateRequest) =>
+    api.send('POST', conversationPath(id, '/events'), SuccessBody, {
+      action: 'change_agent_state',
+      args: { agent_state: agentState },
+    } satisfies UserActionRequest),
+  );
+}

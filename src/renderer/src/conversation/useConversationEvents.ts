@@ -1,0 +1,51 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { EventPageBody } from '../../../shared/api/conversations';
+import { V0Event } from '../../../shared/api/events';
+import { useApi } from '../api/ApiProvider';
+import { useRefreshConversations } from '../api/conversation-queries';
+import { followEvents, type FeedMode } from './event-feed';
+import { EventStore } from './event-store';
+
+const PAGE_LIMIT = 100;
+const EventPage = EventPageBody.extend({ events: V0Event.array() });
+
+/**
+ * The events of a conversation as they arrive, from the SSE stream or, when it is not available, by
+ * polling. `ended` names why no more will come (`deleted`).
+ */
+export function useConversationEvents(conversationId: string) {
+  const api = useApi();
+  const refresh = useRefreshConversations();
+  const [store] = useState(() => new EventStore());
+  const [mode, setMode] = useState<FeedMode>('loading');
+  const [ended, setEnded] = useState<string | null>(null);
+  const events = useSyncExternalStore(store.subscribe, store.getSnapshot);
+
+  useEffect(() => {
+    const path = `/api/conversations/${encodeURIComponent(conversationId)}/events`;
+    // Stored events replay first; only live changes are worth refreshing the header for.
+    let live = false;
+    return followEvents(
+      {
+        openStream: (after) => new EventSource(api.keyedUrl(`${path}/stream`, { after: String(after) })),
+        fetchPage: (startId) => api.get(`${path}?start_id=${startId}&limit=${PAGE_LIMIT}`, EventPage),
+        lastId: () => store.lastId,
+      },
+      {
+        events: (incoming) => {
+          store.add(incoming);
+          // The header shows status and agent state from the conversation itself.
+          if (live && incoming.some((event) => event.observation === 'agent_state_changed')) void refresh();
+        },
+        status: () => void refresh(),
+        mode: (next) => {
+          live = next !== 'loading';
+          setMode(next);
+        },
+        ended: setEnded,
+      },
+    );
+  }, [api, conversationId, store, refresh]);
+
+  return { events, mode, ended };
+}

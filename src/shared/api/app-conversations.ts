@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { ConversationId, TRIGGERS } from './conversations';
+import { laxBool, pageLimit } from './fields';
+import { GitProvider } from './settings';
+
+const TextPart = z.strictObject({ type: z.literal('text'), text: z.string().max(200_000) });
+const ImagePart = z.strictObject({ type: z.literal('image'), image_urls: z.array(z.string()).max(20) });
+
+/** V1 `initial_message`: a user message of text and image parts. */
+export const InitialMessage = z.strictObject({
+  role: z.literal('user').default('user'),
+  content: z.array(z.discriminatedUnion('type', [TextPart, ImagePart])).min(1),
+  run: laxBool().default(true),
+});
+
+export const AppConversationStartRequest = z.strictObject({
+  sandbox_id: z.string().nullable().optional(),
+  conversation_id: ConversationId.nullable().optional(),
+  initial_message: InitialMessage.nullable().optional(),
+  system_message_suffix: z.string().max(50_000).nullable().optional(),
+  processors: z.array(z.never()).nullable().optional(),
+  llm_model: z.string().nullable().optional(),
+  selected_repository: z.string().min(1).max(200).nullable().optional(),
+  selected_branch: z.string().min(1).max(255).nullable().optional(),
+  git_provider: GitProvider.nullable().optional(),
+  title: z.string().max(200).nullable().optional(),
+  trigger: z.enum(TRIGGERS).nullable().optional(),
+  pr_number: z.array(z.number().int()).default([]),
+  parent_conversation_id: z.string().nullable().optional(),
+  agent_type: z.literal('default').default('default'),
+});
+export type AppConversationStartRequest = z.infer<typeof AppConversationStartRequest>;
+
+export const START_TASK_STATUSES = [
+  'WORKING',
+  'WAITING_FOR_SANDBOX',
+  'PREPARING_REPOSITORY',
+  'RUNNING_SETUP_SCRIPT',
+  'SETTING_UP_GIT_HOOKS',
+  'SETTING_UP_SKILLS',
+  'STARTING_CONVERSATION',
+  'READY',
+  'ERROR',
+] as const;
+export type StartTaskStatus = (typeof START_TASK_STATUSES)[number];
+
+export const AppConversationStartTask = z.object({
+  id: z.string(),
+  created_by_user_id: z.null(),
+  status: z.enum(START_TASK_STATUSES),
+  detail: z.string().nullable(),
+  app_conversation_id: z.string().nullable(),
+  sandbox_id: z.string().nullable(),
+  agent_server_url: z.string().nullable(),
+  request: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type AppConversationStartTask = z.infer<typeof AppConversationStartTask>;
+
+export const EXECUTION_STATUSES = ['idle', 'running', 'paused', 'waiting_for_confirmation', 'finished', 'error', 'stuck'] as const;
+
+export const AppConversation = z.object({
+  id: z.string(),
+  created_by_user_id: z.null(),
+  sandbox_id: z.string().nullable(),
+  selected_repository: z.string().nullable(),
+  selected_branch: z.string().nullable(),
+  git_provider: z.string().nullable(),
+  title: z.string(),
+  trigger: z.string().nullable(),
+  pr_number: z.array(z.number().int()),
+  llm_model: z.string().nullable(),
+  metrics: z.null(),
+  parent_conversation_id: z.string().nullable(),
+  sub_conversation_ids: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  sandbox_status: z.string().nullable(),
+  execution_status: z.enum(EXECUTION_STATUSES).nullable(),
+  conversation_url: z.string(),
+  session_api_key: z.string().nullable(),
+});
+export type AppConversation = z.infer<typeof AppConversation>;
+
+const datetime = z.iso.datetime({ offset: true, local: true });
+
+export const AppConversationSearchQuery = z.object({
+  title__contains: z.string().optional(),
+  created_at__gte: datetime.optional(),
+  created_at__lt: datetime.optional(),
+  updated_at__gte: datetime.optional(),
+  updated_at__lt: datetime.optional(),
+  sandbox_id__eq: z.string().optional(),
+  include_sub_conversations: laxBool().default(false),
+  sort_order: z.enum(['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC', 'TITLE', 'TITLE_DESC']).default('CREATED_AT_DESC'),
+  page_id: z.string().optional(),
+  limit: pageLimit(100),
+});
+export type AppConversationSearchQuery = z.infer<typeof AppConversationSearchQuery>;
+
+export const StartTaskSearchQuery = z.object({
+  conversation_id__eq: z.string().optional(),
+  created_at__gte: datetime.optional(),
+  sort_order: z.enum(['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC']).default('CREATED_AT_DESC'),
+  page_id: z.string().optional(),
+  limit: pageLimit(100),
+});
+export type StartTaskSearchQuery = z.infer<typeof StartTaskSearchQuery>;
