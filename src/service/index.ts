@@ -5,6 +5,10 @@ import type { Logger } from 'pino';
 import type { ServiceContext } from './context';
 import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
+import { AppConversations } from './conversations/app-conversations';
+import { StartTaskStore } from './conversations/start-task-store';
+import { appConversationRoutes } from './routes/v1/app-conversations';
+import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
 import { attachSocketServer } from './events/socket-server';
 import { createApp } from './http/app';
@@ -139,8 +143,16 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   };
 
   const events = new EventLog(db);
-  const conversations = new ConversationService(context, events, new ConversationStore(db));
+  const conversationStore = new ConversationStore(db);
+  const conversations = new ConversationService(context, events, conversationStore);
   conversations.init();
+  const appConversations = new AppConversations(
+    context,
+    conversations,
+    conversationStore,
+    new StartTaskStore(db),
+    events,
+  );
 
   const routes: RouteSpec[] = [];
   routes.push(
@@ -156,6 +168,8 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
     ...conversationStreamRoutes(conversations, events),
+    ...appConversationRoutes(appConversations),
+    ...v1EventRoutes(db),
   );
   const app = createApp({
     routes,

@@ -16,7 +16,13 @@ import { EventLog } from '../../src/service/events/event-log';
 import { SecretMasker } from '../../src/service/events/secret-masker';
 import { openDatabase, type Db } from '../../src/service/storage/database';
 import { tempDataDir } from '../support/service';
-import { faults, startScriptedLlm, type RecordedLlmRequest, type ScriptedLlm, type ScriptedStep } from '../support/scripted-llm';
+import {
+  faults,
+  startScriptedLlm,
+  type RecordedLlmRequest,
+  type ScriptedLlm,
+  type ScriptedStep,
+} from '../support/scripted-llm';
 import { instantTiming } from '../support/scripted-llm/instant-timing';
 
 const SECRET = 'condenser-s3cr3t';
@@ -119,7 +125,8 @@ describe('condenser against the scripted LLM through the real client', () => {
     expect(systemText(summaryRequest)).toContain(CONDENSER_MARKER);
     const summarized = String(wireMessages(summaryRequest)[1]?.content);
     for (const event of forgotten) expect(summarized).toContain(`<EVENT id=${event.id} `);
-    for (const event of [...before.view.slice(0, 3), ...tail]) expect(summarized).not.toContain(`<EVENT id=${event.id} `);
+    for (const event of [...before.view.slice(0, 3), ...tail])
+      expect(summarized).not.toContain(`<EVENT id=${event.id} `);
 
     const after = agentRequest();
     expect(after.view.map((e) => e.id)).toEqual([1, 3, 4, condensation.id, ...tail.map((e) => e.id)]);
@@ -142,7 +149,9 @@ describe('condenser against the scripted LLM through the real client', () => {
     const results = sent.flatMap((m) => (m.tool_call_id ? [m.tool_call_id] : []));
     expect(calls).toEqual(results);
     expect(calls).toEqual(
-      tail.filter((e) => e.action === 'run').map((e) => (e.tool_call_metadata as { tool_call_id: string }).tool_call_id),
+      tail
+        .filter((e) => e.action === 'run')
+        .map((e) => (e.tool_call_metadata as { tool_call_id: string }).tool_call_id),
     );
     expect(scripted.remaining).toBe(0);
   });
@@ -167,11 +176,17 @@ describe('condenser against the scripted LLM through the real client', () => {
     expect(condensation.args).toMatchObject({ summary: SUMMARY_OVERFLOW_TEXT, summary_offset: 3 });
     // The newest half of the 122 call events stays, less its first, a result whose action went.
     const kept = before.view.slice(-60);
-    expect(condensedView(log()).map((e) => e.id)).toEqual([1, 3, 4, condensation.id, ...kept.map((e) => e.id)]);
+    expect(condensedView(log()).map((e) => e.id)).toEqual([
+      1,
+      3,
+      4,
+      condensation.id,
+      ...kept.map((e) => e.id),
+    ]);
   });
 
   it('condenses with the window after each overflow and stops at the third in a row', async () => {
-    await start([faults.contextExceeded(), faults.contextExceeded(), faults.contextExceeded(), { text: 'ok' }]);
+    await start([faults.contextExceeded(), faults.contextExceeded(), faults.contextExceeded()]);
     startConversation(append);
     bashCalls(append, 8);
     const condenser = new Condenser();
@@ -196,11 +211,14 @@ describe('condenser against the scripted LLM through the real client', () => {
         llm,
       });
       if (!outcome) throw new Error('no condensation');
-      outcomes.push(`dropped ${String((append(outcome.condensation) as V0Event).args?.forgotten_events_start_id)}`);
+      outcomes.push(
+        `dropped ${String((append(outcome.condensation) as V0Event).args?.forgotten_events_start_id)}`,
+      );
     }
     // 16 call events, then 8: the older half goes each time (with a result whose action went).
     expect(outcomes).toEqual(['dropped 5', 'dropped 13', CONTEXT_OVERFLOW_ERROR]);
     expect(condensedView(log()).map((e) => e.id)).toEqual([1, 3, 4, 17, 18, 19, 20]);
     expect(scripted.calls).toHaveLength(3);
+    expect(scripted.remaining).toBe(0);
   });
 });

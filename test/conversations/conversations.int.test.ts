@@ -337,6 +337,76 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     await service.api('DELETE', `/api/conversations/${id}`);
   });
 
+  it('starts a V1 app conversation whose task walks the stages in order to READY', async () => {
+    llm.push({ text: 'V1 hello.' });
+    const started = await service.api('POST', '/api/v1/app-conversations', {
+      body: { initial_message: { content: [{ type: 'text', text: 'hello v1' }] }, title: 'My V1' },
+    });
+    expect(started.status).toBe(200);
+    const task = started.json as { id: string; status: string };
+    expect(task).toMatchObject({ status: 'WORKING', created_by_user_id: null, app_conversation_id: null });
+    const seen = new Set<string>();
+    const done = await until(
+      async () => {
+        const [current] = (await service.api('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`))
+          .json as {
+          status: string;
+          app_conversation_id: string | null;
+        }[];
+        if (current) seen.add(current.status);
+        return current;
+      },
+      (t) => t?.status === 'READY' || t?.status === 'ERROR',
+      'the start task',
+    );
+    expect(done?.status).toBe('READY');
+    const order = [
+      'WORKING',
+      'WAITING_FOR_SANDBOX',
+      'PREPARING_REPOSITORY',
+      'RUNNING_SETUP_SCRIPT',
+      'SETTING_UP_GIT_HOOKS',
+      'SETTING_UP_SKILLS',
+      'STARTING_CONVERSATION',
+      'READY',
+    ];
+    expect([...seen].map((s) => order.indexOf(s))).toEqual(
+      [...seen].map((s) => order.indexOf(s)).sort((a, b) => a - b),
+    );
+    const cid = done?.app_conversation_id as string;
+    const batch = (await service.api('GET', `/api/v1/app-conversations?ids=${cid}&ids=nope`))
+      .json as unknown[];
+    expect(batch[1]).toBeNull();
+    expect(batch[0]).toMatchObject({
+      id: cid,
+      title: 'My V1',
+      conversation_url: `http://127.0.0.1:${service.port}/api/conversations/${cid}`,
+    });
+    expect((await service.api('GET', '/api/v1/app-conversations/count?title__contains=My%20V1')).json).toBe(
+      1,
+    );
+    const search = (await service.api('GET', '/api/v1/app-conversations/search?title__contains=V1&limit=1'))
+      .json as { items: { id: string }[] };
+    expect(search.items.map((i) => i.id)).toEqual([cid]);
+    expect((await service.api('GET', '/api/v1/app-conversations/search?limit=101')).status).toBe(422);
+    await until(
+      () => info(cid),
+      (c) => c.agent_state === 'awaiting_user_input',
+      'the V1 answer',
+    );
+    const events = (
+      await service.api('GET', `/api/v1/events/search?conversation_id__eq=${cid}&kind__eq=MessageEvent`)
+    ).json as {
+      items: { id: string; kind: string; v0: { message: string } }[];
+    };
+    expect(events.items.map((e) => e.v0.message)).toEqual(['hello v1', 'V1 hello.']);
+    expect(events.items[0]?.id).toMatch(new RegExp(`^${cid}:\\d+$`));
+    expect((await service.api('GET', '/api/v1/events/search?kind__eq=Nope')).json).toMatchObject({
+      detail: [{ type: 'enum' }],
+    });
+    await service.api('DELETE', `/api/conversations/${cid}`);
+  });
+
   it('renames with a trimmed title and refuses an empty one', async () => {
     const created = await service.api('POST', '/api/conversations', { body: { conversation_id: 'my-conv' } });
     expect(created.status).toBe(200);

@@ -28,7 +28,11 @@ function stored(tokens: Partial<Record<GitProvider, ProviderToken>>) {
   return async (provider: GitProvider) => tokens[provider] ?? null;
 }
 
-function check(repository: string, tokens: Partial<Record<GitProvider, ProviderToken>>, gitProvider?: GitProvider) {
+function check(
+  repository: string,
+  tokens: Partial<Record<GitProvider, ProviderToken>>,
+  gitProvider?: GitProvider,
+) {
   return checkRepositoryAccess({ repository, gitProvider, tokens: stored(tokens), apiBase: fake.apiBase });
 }
 
@@ -90,20 +94,31 @@ describe('checkRepositoryAccess', () => {
       provider: 'enterprise_sso',
       host: fake.host,
     });
-    expect(fake.repositoryRequests).toMatchObject([{ provider: 'github', host: fake.host, path: 'octo/private' }]);
+    expect(fake.repositoryRequests).toMatchObject([
+      { provider: 'github', host: fake.host, path: 'octo/private' },
+    ]);
   });
 
   it('answers 401 "Unable to access repo" when no provider sees the repository', async () => {
     const unable = { status: 401, body: { detail: 'Unable to access repo octo/private' } };
     await expect(check('octo/private', {})).rejects.toMatchObject(unable);
-    await expect(check('octo/private', { github: { token: 'ghp_wrong', host: 'github.com' } }, 'github')).rejects.toMatchObject(unable);
+    await expect(
+      check('octo/private', { github: { token: 'ghp_wrong', host: 'github.com' } }, 'github'),
+    ).rejects.toMatchObject(unable);
     await expect(check('octo/private', {}, 'enterprise_sso')).rejects.toMatchObject(unable);
-    expect(fake.repositoryRequests.map((r) => r.provider)).toEqual(['github', 'gitlab', 'bitbucket', 'github']);
+    expect(fake.repositoryRequests.map((r) => r.provider)).toEqual([
+      'github',
+      'gitlab',
+      'bitbucket',
+      'github',
+    ]);
   });
 
   it('answers 502 "Could not reach" for a provider that cannot be asked', async () => {
     const closed = `127.0.0.1:${await freePort()}`;
-    await expect(check('octo/private', { github: { token: 'ghp_x', host: closed } }, 'github')).rejects.toMatchObject({
+    await expect(
+      check('octo/private', { github: { token: 'ghp_x', host: closed } }, 'github'),
+    ).rejects.toMatchObject({
       status: 502,
       body: { detail: `Could not reach ${closed}: ECONNREFUSED` },
     });

@@ -88,7 +88,11 @@ export async function startFakeGitProviders(
   const requests: ProviderRequest[] = [];
   const repositoryRequests: RepositoryRequest[] = [];
   const answerRepository = (route: { provider: VerifiedProvider; path: string }, req: IncomingMessage) => {
-    repositoryRequests.push({ ...route, host: req.headers.host ?? '', authorization: req.headers.authorization });
+    repositoryRequests.push({
+      ...route,
+      host: req.headers.host ?? '',
+      authorization: req.headers.authorization,
+    });
     const repository = repositories.find((r) => r.provider === route.provider && r.path === route.path);
     const token = presentedToken(req.headers.authorization);
     if (token !== undefined && token !== validTokens[route.provider]) return 401;

@@ -6,6 +6,7 @@ import { ErrorBoundary } from './components/ErrorBoundary';
 import './styles/base.css';
 import './styles/shell.css';
 import './styles/forms.css';
+import './styles/conversation.css';
 
 adoptKeyFromAddressBar();
 

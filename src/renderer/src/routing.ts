@@ -11,9 +11,7 @@ export const ROUTES = {
 } as const;
 
 export type Route =
-  | { name: keyof typeof ROUTES }
-  | { name: 'conversation'; conversationId: string }
-  | { name: 'not-found' };
+  { name: keyof typeof ROUTES } | { name: 'conversation'; conversationId: string } | { name: 'not-found' };
 
 export type RouteName = Route['name'];
 

@@ -82,9 +82,20 @@ export function buildMessages(events: V0Event[]): ModelMessage[] {
     const metadata = metadataOf(event);
     if (event.source === 'user' && event.action === 'run') {
       userCommands.add(event.id);
-      messages.push({ role: 'user', content: `User executed the command:\n${String((event.args as { command?: unknown }).command)}` });
-    } else if (event.source === 'user' && event.observation === 'run' && event.cause !== undefined && userCommands.has(event.cause)) {
-      messages.push({ role: 'user', content: `Observed result of command executed by user:\n${cutMiddle(event.content ?? '')}` });
+      messages.push({
+        role: 'user',
+        content: `User executed the command:\n${String((event.args as { command?: unknown }).command)}`,
+      });
+    } else if (
+      event.source === 'user' &&
+      event.observation === 'run' &&
+      event.cause !== undefined &&
+      userCommands.has(event.cause)
+    ) {
+      messages.push({
+        role: 'user',
+        content: `Observed result of command executed by user:\n${cutMiddle(event.content ?? '')}`,
+      });
     } else if (event.action === 'message') {
       const content = String((event.args as { content?: unknown } | undefined)?.content ?? event.message);
       messages.push({ role: event.source === 'user' ? 'user' : 'assistant', content });

@@ -1,4 +1,5 @@
 import type { NewEvent, V0Event } from '../../shared/api/events';
+import { CONDENSATION_ACTION, condensationRecord } from './condenser/condensation-event';
 
 export type StuckPattern = 1 | 2 | 3 | 4 | 5;
 
@@ -67,36 +68,18 @@ function isHidden(event: V0Event): boolean {
 }
 
 function isCondensation(event: V0Event): boolean {
-  return event.action === 'condensation' || event.action === 'condensation_request';
-}
-
-/** Ids a `condensation` removed from the view: its id list, else its start..end range. */
-function forgottenIds(events: V0Event[]): Set<number> {
-  const forgotten = new Set<number>();
-  for (const event of events) {
-    if (event.action !== 'condensation') continue;
-    const {
-      forgotten_event_ids: ids,
-      forgotten_events_start_id: start,
-      forgotten_events_end_id: end,
-    } = event.args ?? {};
-    if (Array.isArray(ids)) for (const id of ids) forgotten.add(Number(id));
-    else if (typeof start === 'number' && typeof end === 'number') {
-      for (let id = start; id <= end; id++) forgotten.add(id);
-    }
-  }
-  return forgotten;
+  return event.action === CONDENSATION_ACTION || event.action === 'condensation_request';
 }
 
 /** The events the patterns look at: after the last user message, without user, null, hidden or state events. */
 function eventsInScope(events: V0Event[]): V0Event[] {
   const lastUserMessage = events.findLastIndex((e) => e.source === 'user' && e.action === 'message');
   const recent = events.slice(lastUserMessage + 1);
-  const forgotten = forgottenIds(recent);
+  const condensations = recent.filter((e) => e.action === CONDENSATION_ACTION).map(condensationRecord);
   return recent.filter(
     (e) =>
       e.source !== 'user' &&
-      !forgotten.has(e.id) &&
+      !condensations.some((c) => c.forgets(e.id)) &&
       !isHidden(e) &&
       !(e.action !== undefined && IGNORED_ACTIONS.has(e.action)) &&
       !(e.observation !== undefined && IGNORED_OBSERVATIONS.has(e.observation)),
@@ -191,7 +174,7 @@ function repeatedCondensations(events: V0Event[]): number | null {
   let count = 0;
   for (let i = events.length - 1; i >= 0 && isCondensation(events[i] as V0Event); i--) {
     const event = events[i] as V0Event;
-    if (event.action === 'condensation') {
+    if (event.action === CONDENSATION_ACTION) {
       count += 1;
       start = event.id;
     }

@@ -37,6 +37,17 @@ function statusError(message: string, msgId: string): HttpError {
   return new HttpError(400, { status: 'error', message, msg_id: msgId });
 }
 
+/** What V1 adds to a conversation's creation. */
+export interface CreateOptions {
+  version: 'V0' | 'V1';
+  title?: string | null;
+  llmModel?: string | null;
+  parentId?: string | null;
+  sandboxId?: string | null;
+  trigger?: string | null;
+  prNumber?: number[];
+}
+
 /** A status payload for live clients: `{status_update, type, id, message}` (not stored). */
 export interface StatusPayload extends StatusUpdate {
   status_update: true;
@@ -51,6 +62,7 @@ export class ConversationService {
   private readonly runtimes = new Map<string, ConversationRuntime>();
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
+  private readonly deleted: ((id: string) => void)[] = [];
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -143,8 +155,11 @@ export class ConversationService {
   // ---- lifecycle ----
 
   /** Runs the synchronous checks, stores the conversation and starts it in the background. */
-  async create(request: ConversationCreateRequest, version: 'V0' | 'V1' = 'V0'): Promise<ConversationRecord> {
-    await this.checkStartable();
+  async create(
+    request: ConversationCreateRequest,
+    options: CreateOptions = { version: 'V0' },
+  ): Promise<ConversationRecord> {
+    await this.checkStartable(options.llmModel);
     const id = request.conversation_id ?? randomUUID().replaceAll('-', '');
     if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
     await this.ctx.docker.require();
@@ -154,8 +169,8 @@ export class ConversationService {
       request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
     const record: ConversationRecord = {
       id,
-      title: `Conversation ${id.slice(0, 5)}`,
-      titleIsCustom: false,
+      title: options.title || `Conversation ${id.slice(0, 5)}`,
+      titleIsCustom: Boolean(options.title),
       status: 'STARTING',
       runtimeStatus: null,
       agentState: null,
@@ -166,16 +181,14 @@ export class ConversationService {
         request.suggested_task?.git_provider ??
         request.create_microagent?.git_provider ??
         null,
-      trigger: request.suggested_task
-        ? 'suggested_task'
-        : request.create_microagent
-          ? 'microagent_management'
-          : 'gui',
-      prNumber: [],
-      version,
-      sandboxId: null,
-      parentConversationId: null,
-      llmModel: null,
+      trigger:
+        options.trigger ??
+        (request.suggested_task ? 'suggested_task' : request.create_microagent ? 'microagent_management' : 'gui'),
+      prNumber: options.prNumber ?? [],
+      version: options.version,
+      sandboxId: options.sandboxId ?? null,
+      parentConversationId: options.parentId ?? null,
+      llmModel: options.llmModel ?? null,
       request: {
         initial_user_msg: request.initial_user_msg ?? null,
         image_urls: request.image_urls ?? [],
@@ -225,6 +238,7 @@ export class ConversationService {
     await this.stop(id);
     this.events.deleteAll(id);
     this.store.delete(id);
+    this.deleted.forEach((listener) => listener(id));
     this.statuses.emit(endEvent(id), 'deleted');
     const shared = record.sandboxId ? this.store.bySandbox(record.sandboxId).length > 0 : true;
     if (record.sandboxId && !shared && this.ctx.sandboxes.find(record.sandboxId)) {
@@ -261,6 +275,11 @@ export class ConversationService {
     await loop.changeState(state, action.args.reason ?? '');
   }
 
+  /** Called for every deleted conversation (start tasks and other records that refer to it). */
+  onDeleted(listener: (id: string) => void): void {
+    this.deleted.push(listener);
+  }
+
   /** Called once when the conversation is deleted, so live streams can end. */
   onEnd(id: string, listener: (reason: 'deleted') => void): () => void {
     this.statuses.once(endEvent(id), listener);
@@ -282,11 +301,11 @@ export class ConversationService {
     return loop;
   }
 
-  private async checkStartable(): Promise<void> {
+  private async checkStartable(modelOverride?: string | null): Promise<void> {
     const settings = this.ctx.settings.stored();
     if (!settings?.llm_model) throw statusError('Settings not found', 'CONFIGURATION$SETTINGS_NOT_FOUND');
     const key = await this.ctx.secrets.get('llm_api_key');
-    if (!key && needsApiKey(settings.llm_model, settings.llm_base_url)) {
+    if (!key && needsApiKey(modelOverride || settings.llm_model, settings.llm_base_url)) {
       throw statusError(
         'Error authenticating with the LLM provider. Please check your API key',
         'STATUS$ERROR_LLM_AUTHENTICATION',

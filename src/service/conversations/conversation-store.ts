@@ -99,6 +99,34 @@ function toColumn(value: unknown): unknown {
   return value;
 }
 
+export interface SearchFilters {
+  titleContains?: string | undefined;
+  createdAtGte?: string | undefined;
+  createdAtLt?: string | undefined;
+  updatedAtGte?: string | undefined;
+  updatedAtLt?: string | undefined;
+  sandboxId?: string | undefined;
+  includeSubConversations: boolean;
+}
+
+function searchWhere(filters: SearchFilters): { where: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: string, value: unknown) => {
+    clauses.push(clause);
+    params.push(value);
+  };
+  if (filters.titleContains)
+    add("title LIKE ? ESCAPE '\\'", `%${filters.titleContains.replace(/[\\%_]/g, '\\$&')}%`);
+  if (filters.createdAtGte) add('created_at >= ?', filters.createdAtGte);
+  if (filters.createdAtLt) add('created_at < ?', filters.createdAtLt);
+  if (filters.updatedAtGte) add('last_updated_at >= ?', filters.updatedAtGte);
+  if (filters.updatedAtLt) add('last_updated_at < ?', filters.updatedAtLt);
+  if (filters.sandboxId) add('sandbox_id = ?', filters.sandboxId);
+  if (!filters.includeSubConversations) clauses.push('parent_conversation_id IS NULL');
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
 /** The `conversations` table. */
 export class ConversationStore {
   constructor(private readonly db: Db) {}
@@ -160,6 +188,22 @@ export class ConversationStore {
       )
       .all(...params, options.limit) as Row[];
     return rows.map(fromRow);
+  }
+
+  /** V1 search: the filters, in `order` (an ORDER BY clause of this table's columns), from `offset`. */
+  search(filters: SearchFilters, order: string, offset: number, limit: number): ConversationRecord[] {
+    const { where, params } = searchWhere(filters);
+    const rows = this.db
+      .prepare(`SELECT * FROM conversations ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as Row[];
+    return rows.map(fromRow);
+  }
+
+  count(filters: SearchFilters): number {
+    const { where, params } = searchWhere(filters);
+    return (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM conversations ${where}`).get(...params) as { n: number }
+    ).n;
   }
 
   /** Every conversation that the last run left STARTING or RUNNING: after a restart all are STOPPED. */

@@ -21,7 +21,9 @@ const AUTH = 'STATUS$GIT_PROVIDER_AUTHENTICATION_ERROR';
 describe('cloneFailure', () => {
   it('reports a rejected token (401 and 403) as an authentication error', () => {
     const rejected = { statusId: AUTH, message: 'The GitHub token was rejected for octo/app' };
-    expect(failure("fatal: Authentication failed for 'https://github.com/octo/app.git/'\n")).toEqual(rejected);
+    expect(failure("fatal: Authentication failed for 'https://github.com/octo/app.git/'\n")).toEqual(
+      rejected,
+    );
     expect(
       failure(
         "remote: Permission to octo/app.git denied to dock.\nfatal: unable to access 'https://github.com/octo/app.git/': The requested URL returned error: 403\n",
@@ -45,10 +47,14 @@ describe('cloneFailure', () => {
 
   it('reports a missing repository', () => {
     expect(
-      failure("remote: Repository not found.\nfatal: repository 'https://github.com/octo/app.git/' not found\n"),
+      failure(
+        "remote: Repository not found.\nfatal: repository 'https://github.com/octo/app.git/' not found\n",
+      ),
     ).toEqual({ statusId: 'STATUS$ERROR', message: 'Repository not found, or the token has no access' });
     expect(
-      failure("fatal: unable to access 'https://github.com/octo/app.git/': The requested URL returned error: 404\n"),
+      failure(
+        "fatal: unable to access 'https://github.com/octo/app.git/': The requested URL returned error: 404\n",
+      ),
     ).toEqual({ statusId: 'STATUS$ERROR', message: 'Repository not found, or the token has no access' });
   });
 

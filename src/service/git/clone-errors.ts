@@ -47,7 +47,10 @@ export function cloneFailure(result: ContainerCommandResult, attempt: CloneAttem
   const { repository, host, branch, token } = attempt;
   if (result.exitCode === TIMED_OUT_EXIT_CODE) {
     const minutes = Math.round(attempt.timeoutSeconds / 60);
-    return new CloneError(CLONE_STATUS.error, `Cloning ${repository} did not finish within ${minutes} minutes`);
+    return new CloneError(
+      CLONE_STATUS.error,
+      `Cloning ${repository} did not finish within ${minutes} minutes`,
+    );
   }
   if (branch && /Remote branch .* not found in upstream/.test(stderr)) {
     return new CloneError(CLONE_STATUS.error, `Branch '${branch}' does not exist in ${repository}`);
@@ -71,7 +74,10 @@ export function cloneFailure(result: ContainerCommandResult, attempt: CloneAttem
 export function gitReason(result: ContainerCommandResult, token: string | null): string {
   const lines = `${result.stderr}\n${result.stdout}`.split('\n').map((line) => line.trim());
   const reason =
-    lines.findLast((line) => line.startsWith('fatal:'))?.slice('fatal:'.length).trim() ??
+    lines
+      .findLast((line) => line.startsWith('fatal:'))
+      ?.slice('fatal:'.length)
+      .trim() ??
     lines.findLast((line) => line !== '') ??
     `exit code ${result.exitCode}`;
   return token ? reason.split(token).join('***') : reason;

@@ -1,12 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { GitProvider } from '../../shared/api/settings';
 import { CLONE_STATUS, CloneError, cloneFailure, gitReason } from './clone-errors';
-import {
-  type CredentialTarget,
-  helperCommand,
-  helperConfigKey,
-  tokenEnvName,
-} from './credential-helper';
+import { type CredentialTarget, helperCommand, helperConfigKey, tokenEnvName } from './credential-helper';
 import type { GitSandbox } from './git-sandbox';
 import type { SandboxExec } from './sandbox-exec';
 
@@ -47,7 +42,10 @@ git config --global --add "$1" "" && git config --global --add "$1" "$2"`;
 
 /** `dockhand-workspace-` and 8 random characters of [a-z0-9]. */
 export function workBranchName(): string {
-  const suffix = Array.from({ length: 8 }, () => WORK_BRANCH_ALPHABET[randomInt(WORK_BRANCH_ALPHABET.length)]);
+  const suffix = Array.from(
+    { length: 8 },
+    () => WORK_BRANCH_ALPHABET[randomInt(WORK_BRANCH_ALPHABET.length)],
+  );
   return `dockhand-workspace-${suffix.join('')}`;
 }
 
@@ -65,9 +63,15 @@ export async function configureCredentialHelpers(
   for (const target of targets) {
     const key = helperConfigKey(target);
     const command = helperCommand(helperPath, target);
-    const result = await sandbox.exec(['sh', '-c', GLOBAL_HELPER_SCRIPT, 'sh', key, command], NON_INTERACTIVE_ENV);
+    const result = await sandbox.exec(
+      ['sh', '-c', GLOBAL_HELPER_SCRIPT, 'sh', key, command],
+      NON_INTERACTIVE_ENV,
+    );
     if (result.exitCode !== 0) {
-      throw new CloneError(CLONE_STATUS.error, `Configuring git credentials failed: ${gitReason(result, null)}`);
+      throw new CloneError(
+        CLONE_STATUS.error,
+        `Configuring git credentials failed: ${gitReason(result, null)}`,
+      );
     }
   }
 }
@@ -110,7 +114,8 @@ export async function cloneRepository(options: CloneOptions): Promise<ClonedRepo
 
   let cloneConfig: string[] = [];
   if (token && sandbox.helperScope === 'global') await configureCredentialHelpers(sandbox, [target]);
-  if (token && sandbox.helperScope === 'repository') cloneConfig = await repositoryHelperConfig(sandbox, target);
+  if (token && sandbox.helperScope === 'repository')
+    cloneConfig = await repositoryHelperConfig(sandbox, target);
 
   const existingBranch = await existingCloneBranch(sandbox.exec, directory);
   if (existingBranch) return { directory, branch: existingBranch };
@@ -128,9 +133,15 @@ export async function cloneRepository(options: CloneOptions): Promise<ClonedRepo
   if (branch) return { directory, branch };
 
   const workBranch = workBranchName();
-  const checkout = await sandbox.exec(['git', '-C', directory, 'checkout', '-q', '-b', workBranch], NON_INTERACTIVE_ENV);
+  const checkout = await sandbox.exec(
+    ['git', '-C', directory, 'checkout', '-q', '-b', workBranch],
+    NON_INTERACTIVE_ENV,
+  );
   if (checkout.exitCode !== 0) {
-    throw new CloneError(CLONE_STATUS.error, `Creating the branch ${workBranch} failed: ${gitReason(checkout, null)}`);
+    throw new CloneError(
+      CLONE_STATUS.error,
+      `Creating the branch ${workBranch} failed: ${gitReason(checkout, null)}`,
+    );
   }
   return { directory, branch: workBranch };
 }
@@ -140,6 +151,9 @@ export async function initEmptyWorkspace(exec: SandboxExec, directory: string): 
   if ((await exec(['test', '-e', `${directory}/.git`])).exitCode === 0) return;
   const result = await exec(['git', 'init', '-q', '--', directory], NON_INTERACTIVE_ENV);
   if (result.exitCode !== 0) {
-    throw new CloneError(CLONE_STATUS.error, `Creating a git repository in ${directory} failed: ${gitReason(result, null)}`);
+    throw new CloneError(
+      CLONE_STATUS.error,
+      `Creating a git repository in ${directory} failed: ${gitReason(result, null)}`,
+    );
   }
 }

@@ -31,7 +31,9 @@ function ask(target: CredentialTarget, action: string, request: string, env: Rec
 
 describe('git-credential-dockhand', () => {
   it('answers get for its host with the token from the environment', () => {
-    const answer = ask(github, 'get', 'protocol=https\nhost=github.com\npath=o/r.git\n\n', { GITHUB_TOKEN: 'tok-1' });
+    const answer = ask(github, 'get', 'protocol=https\nhost=github.com\npath=o/r.git\n\n', {
+      GITHUB_TOKEN: 'tok-1',
+    });
     expect(answer).toBe('username=x-access-token\npassword=tok-1\n');
   });
 
@@ -63,7 +65,9 @@ describe('git-credential-dockhand', () => {
     expect(ask(github, 'get', 'protocol=https\nhost=evil.example\n\n', env)).toBe('');
     expect(ask(github, 'get', 'protocol=http\nhost=github.com\n\n', env)).toBe('');
     expect(ask(github, 'get', 'protocol=https\nhost=github.com\n\n', {})).toBe('');
-    expect(ask(github, 'store', 'protocol=https\nhost=github.com\nusername=u\npassword=tok-1\n\n', env)).toBe('');
+    expect(ask(github, 'store', 'protocol=https\nhost=github.com\nusername=u\npassword=tok-1\n\n', env)).toBe(
+      '',
+    );
   });
 
   it('never answers a token that would inject more credential lines', () => {

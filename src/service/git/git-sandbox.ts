@@ -1,6 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type Docker from 'dockerode';
+import { CLONE_STATUS, CloneError, gitReason } from './clone-errors';
 import { CONTAINER_HELPER_PATH, CREDENTIAL_HELPER_SCRIPT } from './credential-helper';
 import { dockerExec, processExec, type SandboxExec } from './sandbox-exec';
 
@@ -25,13 +26,17 @@ chmod 0755 "${CONTAINER_HELPER_PATH}"`;
 
 /** A Docker sandbox: commands as `user`, the helper installed as root in /opt/dockhand/bin. */
 export function dockerGitSandbox(container: Docker.Container, user: string): GitSandbox {
+  const asRoot = dockerExec(container, 'root');
   return {
     exec: dockerExec(container, user),
     helperScope: 'global',
     installCredentialHelper: async () => {
-      const result = await dockerExec(container, 'root')(['sh', '-c', INSTALL_SCRIPT, 'sh', CREDENTIAL_HELPER_SCRIPT]);
+      const result = await asRoot(['sh', '-c', INSTALL_SCRIPT, 'sh', CREDENTIAL_HELPER_SCRIPT]);
       if (result.exitCode !== 0) {
-        throw new Error(`Installing the git credential helper failed: ${result.stderr.trim()}`);
+        throw new CloneError(
+          CLONE_STATUS.error,
+          `Installing the git credential helper failed: ${gitReason(result, null)}`,
+        );
       }
       return CONTAINER_HELPER_PATH;
     },

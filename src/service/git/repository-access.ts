@@ -23,7 +23,12 @@ export interface RepositoryAccess {
 }
 
 /** The REST URL that answers 200 when the repository is visible with the presented credentials. */
-function repositoryUrl(apiBase: ProviderApiBase, provider: GitProvider, host: string, repository: string): string {
+function repositoryUrl(
+  apiBase: ProviderApiBase,
+  provider: GitProvider,
+  host: string,
+  repository: string,
+): string {
   const segments = repository.split('/').map(encodeURIComponent);
   switch (provider) {
     case 'github':
@@ -73,7 +78,10 @@ export async function checkRepositoryAccess(request: RepositoryAccessRequest): P
     await response.body?.cancel();
     if (response.ok) return { provider, host };
     if (response.status >= 500) {
-      unreachable ??= httpError(502, `Could not reach ${host}: ${response.status} ${response.statusText}`.trim());
+      unreachable ??= httpError(
+        502,
+        `Could not reach ${host}: ${response.status} ${response.statusText}`.trim(),
+      );
     }
   }
   throw unreachable ?? httpError(401, `Unable to access repo ${repository}`);

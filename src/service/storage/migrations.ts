@@ -101,4 +101,22 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       CREATE INDEX conversations_created ON conversations (created_at DESC, id);
     `,
   },
+  {
+    version: 6,
+    name: 'app conversation start tasks',
+    sql: `
+      CREATE TABLE start_tasks (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        detail TEXT,
+        app_conversation_id TEXT,
+        sandbox_id TEXT,
+        agent_server_url TEXT,
+        request TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX start_tasks_created ON start_tasks (created_at DESC, id);
+    `,
+  },
 ];

@@ -22,7 +22,10 @@ const keys = {
   one: (id: string) => ['conversations', 'one', id],
 } as const;
 
-export type AgentStateRequest = Extract<UserActionRequest, { action: 'change_agent_state' }>['args']['agent_state'];
+export type AgentStateRequest = Extract<
+  UserActionRequest,
+  { action: 'change_agent_state' }
+>['args']['agent_state'];
 
 function conversationPath(id: string, rest = ''): string {
   return `/api/conversations/${encodeURIComponent(id)}${rest}`;
@@ -103,13 +106,16 @@ export function useStartConversation(id: string) {
 
 export function useStopConversation(id: string) {
   const api = useApi();
-  return useConversationMutation(() => api.send('POST', conversationPath(id, '/stop'), ConversationStartResponse));
+  return useConversationMutation(() =>
+    api.send('POST', conversationPath(id, '/stop'), ConversationStartResponse),
+  );
 }
 
 export function useSendMessage(id: string) {
   const api = useApi();
   return useMutation({
-    mutationFn: (message: string) => api.send('POST', conversationPath(id, '/message'), SuccessBody, { message }),
+    mutationFn: (message: string) =>
+      api.send('POST', conversationPath(id, '/message'), SuccessBody, { message }),
   });
 }
 

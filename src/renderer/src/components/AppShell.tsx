@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react';
+import { ConversationPage } from '../pages/ConversationPage';
+import { ConversationsPage } from '../pages/ConversationsPage';
 import { HomePage } from '../pages/HomePage';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { SettingsPage } from '../pages/SettingsPage';
@@ -7,26 +9,37 @@ import { Sidebar } from './Sidebar';
 import { StatusStrip } from './StatusStrip';
 
 function Page({ route }: { route: Route }) {
-  if (route === 'home') return <HomePage />;
-  if (route === 'settings') return <SettingsPage />;
-  return <NotFoundPage />;
+  switch (route.name) {
+    case 'home':
+      return <HomePage />;
+    case 'conversations':
+      return <ConversationsPage />;
+    case 'conversation':
+      return <ConversationPage key={route.conversationId} conversationId={route.conversationId} />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'not-found':
+      return <NotFoundPage />;
+  }
 }
 
 /** Navigation, the status strip and the current page. */
 export function AppShell() {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
-  const shownRoute = useRef(route);
+  const shownRoute = useRef(route.key);
+  // A conversation fills the window: its events scroll inside it, the composer stays in view.
+  const fullHeight = route.name === 'conversation';
 
   // After navigating, keyboard and screen-reader users continue from the new page, not the old link.
   useEffect(() => {
-    if (shownRoute.current === route) return;
-    shownRoute.current = route;
+    if (shownRoute.current === route.key) return;
+    shownRoute.current = route.key;
     main.current?.focus();
-  }, [route]);
+  }, [route.key]);
 
   return (
-    <div className="shell">
+    <div className={fullHeight ? 'shell shell-full-height' : 'shell'}>
       <a
         className="skip-link"
         href="#main"
@@ -37,10 +50,10 @@ export function AppShell() {
       >
         Skip to content
       </a>
-      <Sidebar current={route} />
+      <Sidebar current={route.name} />
       <div className="shell-body">
         <StatusStrip />
-        <main id="main" className="page" ref={main} tabIndex={-1}>
+        <main id="main" className={fullHeight ? 'page page-full-height' : 'page'} ref={main} tabIndex={-1}>
           <Page route={route} />
         </main>
       </div>

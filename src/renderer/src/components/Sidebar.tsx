@@ -1,22 +1,25 @@
-import { ROUTES, type Route } from '../routing';
+import { ROUTES, type RouteName } from '../routing';
 
 const LINKS = [
   { route: 'home', label: 'Home' },
+  { route: 'conversations', label: 'Conversations' },
   { route: 'settings', label: 'Settings' },
 ] as const;
 
-export function Sidebar({ current }: { current: Route }) {
+/** `page` for the current screen's link; a single conversation is a place under Conversations. */
+function currentness(link: RouteName, current: RouteName): 'page' | 'true' | undefined {
+  if (link === current) return 'page';
+  return link === 'conversations' && current === 'conversation' ? 'true' : undefined;
+}
+
+export function Sidebar({ current }: { current: RouteName }) {
   return (
     <nav className="sidebar" aria-label="Main">
       <p className="brand">Dockhand</p>
       <ul className="nav-list">
         {LINKS.map(({ route, label }) => (
           <li key={route}>
-            <a
-              className="nav-link"
-              href={ROUTES[route]}
-              aria-current={current === route ? 'page' : undefined}
-            >
+            <a className="nav-link" href={ROUTES[route]} aria-current={currentness(route, current)}>
               {label}
             </a>
           </li>

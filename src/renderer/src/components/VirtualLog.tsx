@@ -22,7 +22,14 @@ interface VirtualLogProps<T> {
  * (ResizeObserver) and estimating the others. It follows new rows at the end until the user scrolls
  * up, and then offers a way back.
  */
-export function VirtualLog<T>({ items, itemKey, estimateHeight, renderItem, label, empty }: VirtualLogProps<T>) {
+export function VirtualLog<T>({
+  items,
+  itemKey,
+  estimateHeight,
+  renderItem,
+  label,
+  empty,
+}: VirtualLogProps<T>) {
   const viewport = useRef<HTMLDivElement>(null);
   const lastScrollTop = useRef(0);
   const [scroll, setScroll] = useState({ top: 0, height: 0 });
@@ -124,7 +131,11 @@ export function VirtualLog<T>({ items, itemKey, estimateHeight, renderItem, labe
         )}
       </div>
       {!following && (
-        <button type="button" className="vlog-jump button-primary button-small" onClick={() => setFollowing(true)}>
+        <button
+          type="button"
+          className="vlog-jump button-primary button-small"
+          onClick={() => setFollowing(true)}
+        >
           Jump to latest ↓
         </button>
       )}

@@ -53,7 +53,13 @@ export type TimelineRow =
 /** Agent states worth a separator: the ones that end or interrupt its work. */
 const SEPARATOR_STATES = new Set(['paused', 'stopped', 'error', 'finished', 'rejected']);
 /** Bookkeeping that is not shown: the system prompt, context recalls, condensation, state requests. */
-const UNSHOWN_ACTIONS = new Set(['system', 'recall', 'change_agent_state', 'condensation', 'condensation_request']);
+const UNSHOWN_ACTIONS = new Set([
+  'system',
+  'recall',
+  'change_agent_state',
+  'condensation',
+  'condensation_request',
+]);
 const UNSHOWN_OBSERVATIONS = new Set(['recall', 'think', 'null', 'condense']);
 
 type Args = Record<string, unknown>;
@@ -86,7 +92,9 @@ function settledCalls(events: readonly V0Event[]): Set<string> {
 
 function isSettledRequest(event: V0Event, settled: Set<string>): boolean {
   const callId = toolCallId(event);
-  return confirmationOf(event.args ?? {}) === 'awaiting_confirmation' && callId !== null && settled.has(callId);
+  return (
+    confirmationOf(event.args ?? {}) === 'awaiting_confirmation' && callId !== null && settled.has(callId)
+  );
 }
 
 function toolBase(event: V0Event, args: Args) {
@@ -206,6 +214,7 @@ function observationRow(event: V0Event): TimelineRow | null {
 export function buildTimeline(events: readonly V0Event[]): TimelineRow[] {
   const rows: TimelineRow[] = [];
   const byAction = new Map<number, TimelineRow>();
+  const byCall = new Map<string, TimelineRow>();
   const settled = settledCalls(events);
   let agentState: string | null = null;
 
@@ -213,7 +222,13 @@ export function buildTimeline(events: readonly V0Event[]): TimelineRow[] {
     if (event.observation === 'agent_state_changed') {
       const state = text(event.extras?.agent_state);
       if (SEPARATOR_STATES.has(state) && state !== agentState) {
-        rows.push({ key: `e${event.id}`, id: event.id, kind: 'state', state, reason: text(event.extras?.reason) });
+        rows.push({
+          key: `e${event.id}`,
+          id: event.id,
+          kind: 'state',
+          state,
+          reason: text(event.extras?.reason),
+        });
       }
       agentState = state;
       continue;
@@ -224,9 +239,15 @@ export function buildTimeline(events: readonly V0Event[]): TimelineRow[] {
       if (!row) continue;
       rows.push(row);
       byAction.set(event.id, row);
+      const callId = toolCallId(event);
+      if (callId) byCall.set(callId, row);
       continue;
     }
-    if (event.cause !== undefined && answer(byAction.get(event.cause), event)) continue;
+    // An observation answers its `cause`; one that says why a call did not run names only the call.
+    const callId = toolCallId(event);
+    const answered =
+      event.cause !== undefined ? byAction.get(event.cause) : callId ? byCall.get(callId) : undefined;
+    if (answer(answered, event)) continue;
     const row = observationRow(event);
     if (row) rows.push(row);
   }

@@ -24,7 +24,13 @@ const RUNTIME_STATUS: Record<string, string> = {
 /** Words for a runtime status; an id this version does not know is shown without its prefix. */
 export function runtimeStatusText(id: string | null): string | null {
   if (!id) return null;
-  return RUNTIME_STATUS[id] ?? id.replace(/^STATUS\$/, '').replaceAll('_', ' ').toLowerCase();
+  return (
+    RUNTIME_STATUS[id] ??
+    id
+      .replace(/^STATUS\$/, '')
+      .replaceAll('_', ' ')
+      .toLowerCase()
+  );
 }
 
 export function runtimeStatusTone(id: string | null): Tone | 'info' {

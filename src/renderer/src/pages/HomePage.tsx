@@ -1,6 +1,8 @@
 import { useApi } from '../api/ApiProvider';
 import { useSettings } from '../api/queries';
 import { Notice } from '../components/Notice';
+import { RecentConversations } from '../components/RecentConversations';
+import { StartConversationForm } from '../components/StartConversationForm';
 import { ROUTES } from '../routing';
 
 /** Points to Settings until a model is chosen; afterwards names the model in use. */
@@ -45,17 +47,14 @@ export function HomePage() {
       <h1>Welcome to Dockhand</h1>
       <p className="lead">
         Dockhand runs software-engineering agents on your computer. Each conversation gets its own Docker
-        sandbox with a copy of your repository; the agent reads and edits the code and runs commands inside
-        that container, and you follow every step it takes.
+        sandbox; the agent writes and edits code and runs commands inside that container, and you follow every
+        step it takes.
       </p>
       <ModelSetup />
-      <section className="panel" aria-labelledby="conversations-heading">
-        <h2 id="conversations-heading">Conversations</h2>
-        <div className="empty-state">
-          <p className="empty-state-title">No conversations yet</p>
-          <p className="muted">Conversations you start appear here, with their status and repository.</p>
-        </div>
+      <section className="panel">
+        <StartConversationForm />
       </section>
+      <RecentConversations />
       <section className="panel" aria-labelledby="api-heading">
         <h2 id="api-heading">Use Dockhand from other tools</h2>
         <p>

@@ -44,10 +44,22 @@ describe('condensationAction', () => {
   });
 
   it('reads back what it recorded', () => {
-    const range = condensationRecord({ id: 40, timestamp: '', source: 'agent', message: '', ...condensationAction(history(), [21, 22], 's') });
+    const range = condensationRecord({
+      id: 40,
+      timestamp: '',
+      source: 'agent',
+      message: '',
+      ...condensationAction(history(), [21, 22], 's'),
+    });
     expect([20, 21, 22, 23].map(range.forgets)).toEqual([false, true, true, false]);
     expect(range).toMatchObject({ summary: 's', summaryOffset: 19 });
-    const list = condensationRecord({ id: 41, timestamp: '', source: 'agent', message: '', ...condensationAction(history(), [6, 9], null) });
+    const list = condensationRecord({
+      id: 41,
+      timestamp: '',
+      source: 'agent',
+      message: '',
+      ...condensationAction(history(), [6, 9], null),
+    });
     expect([5, 6, 7, 8, 9, 10].map(list.forgets)).toEqual([true, true, false, false, true, true]);
     expect(list).toMatchObject({ summary: null, summaryOffset: null });
   });

@@ -28,7 +28,8 @@ export function condensationAction(
   if (first < 0) return null;
   const last = history.findLastIndex((e) => forgotten.has(e.id));
   const ids = history.filter((e) => forgotten.has(e.id)).map((e) => e.id);
-  const range = ids.length === last - first + 1 ? { start: ids[0] as number, end: ids.at(-1) as number } : null;
+  const range =
+    ids.length === last - first + 1 ? { start: ids[0] as number, end: ids.at(-1) as number } : null;
   const dropping = range ? `events ${range.start}-${range.end}` : `events ${ids.join(', ')}`;
   return {
     source: 'agent',

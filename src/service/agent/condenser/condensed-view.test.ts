@@ -19,7 +19,13 @@ describe('condensedView', () => {
     startConversation(log.append);
     bashCalls(log.append, 10);
     log.append({ ...userMessage('hidden'), args: { content: 'hidden', hidden: true } });
-    log.append({ source: 'environment', message: '', observation: 'loop_detection', content: 'x', extras: { hidden: true } });
+    log.append({
+      source: 'environment',
+      message: '',
+      observation: 'loop_detection',
+      content: 'x',
+      extras: { hidden: true },
+    });
     log.append(agentStateChanged('awaiting_user_input'));
     const view = condensedView(log.events);
     expect(view.map((e) => e.action ?? e.observation)).not.toContain('agent_state_changed');
@@ -35,16 +41,30 @@ describe('condensedView', () => {
       source: 'agent',
       message: '',
       action: 'condensation',
-      args: { forgotten_event_ids: [5, 6], forgotten_events_start_id: null, forgotten_events_end_id: null, summary: null, summary_offset: null },
+      args: {
+        forgotten_event_ids: [5, 6],
+        forgotten_events_start_id: null,
+        forgotten_events_end_id: null,
+        summary: null,
+        summary_offset: null,
+      },
     });
     log.append({
       source: 'agent',
       message: '',
       action: 'condensation',
-      args: { forgotten_event_ids: null, forgotten_events_start_id: 9, forgotten_events_end_id: 26, summary: null, summary_offset: null },
+      args: {
+        forgotten_event_ids: null,
+        forgotten_events_start_id: 9,
+        forgotten_events_end_id: 26,
+        summary: null,
+        summary_offset: null,
+      },
     });
     const view = condensedView(log.events);
-    expect(ids(view)).toEqual(ids(before).filter((id) => id !== 5 && id !== 6 && !(id >= 9 && id <= 26) && id !== 27));
+    expect(ids(view)).toEqual(
+      ids(before).filter((id) => id !== 5 && id !== 6 && !(id >= 9 && id <= 26) && id !== 27),
+    );
     expect(view.some((e) => e.action === 'condensation')).toBe(false);
   });
 
@@ -65,11 +85,28 @@ describe('condensedView', () => {
     startConversation(log.append);
     const forgottenAction = bashCall(log.append, 'ls', 'a b', { responseId: 'r1', callId: 'c1' });
     const forgottenResult = bashCall(log.append, 'pwd', '/w', { responseId: 'r2', callId: 'c2' });
-    const userRun = log.append({ source: 'user', message: 'Running command: id', action: 'run', args: { command: 'id' } });
-    log.append({ source: 'user', message: '', observation: 'run', content: 'uid=1000', extras: {}, cause: userRun.id });
+    const userRun = log.append({
+      source: 'user',
+      message: 'Running command: id',
+      action: 'run',
+      args: { command: 'id' },
+    });
+    log.append({
+      source: 'user',
+      message: '',
+      observation: 'run',
+      content: 'uid=1000',
+      extras: {},
+      cause: userRun.id,
+    });
     const unexecuted = log.append(
       errorObservation('Tool nope is not registered.', {
-        tool_call_metadata: { function_name: 'nope', tool_call_id: 'c3', model_response: { id: 'r3' }, total_calls_in_response: 1 },
+        tool_call_metadata: {
+          function_name: 'nope',
+          tool_call_id: 'c3',
+          model_response: { id: 'r3' },
+          total_calls_in_response: 1,
+        },
       }),
     );
     log.append({

@@ -17,9 +17,7 @@ export interface SummaryTriggerInput {
 
 /** More than `maxSize` events in view, or an estimated prompt above 80% of the context window. */
 export function summaryTriggered(input: SummaryTriggerInput): boolean {
-  return (
-    input.viewSize > input.maxSize || input.estimatedPromptTokens > PROMPT_SHARE * input.contextWindow
-  );
+  return input.viewSize > input.maxSize || input.estimatedPromptTokens > PROMPT_SHARE * input.contextWindow;
 }
 
 /** Events kept at the end: half of `maxSize`, less the kept first events and the summary (55 for 120). */

@@ -20,18 +20,27 @@ describe('tokenEstimate', () => {
         {
           role: 'tool',
           content: [
-            { type: 'tool-result', toolCallId: 'c', toolName: 'execute_bash', output: { type: 'text', value: 'r'.repeat(1000) } },
+            {
+              type: 'tool-result',
+              toolCallId: 'c',
+              toolName: 'execute_bash',
+              output: { type: 'text', value: 'r'.repeat(1000) },
+            },
           ],
         },
       ],
     });
-    const toolParts = JSON.stringify({ command: 'ls' }).length + JSON.stringify({ type: 'text', value: 'r'.repeat(1000) }).length;
+    const toolParts =
+      JSON.stringify({ command: 'ls' }).length +
+      JSON.stringify({ type: 'text', value: 'r'.repeat(1000) }).length;
     expect(estimate).toBe(Math.ceil((400 + 800 + 40 + toolParts) / 4));
   });
 
   it('counts the tool definitions', () => {
     const tools = [{ name: 'think', description: 'd'.repeat(100), parameters: { type: 'object' as const } }];
     const without = tokenEstimate(route, { system: '', messages: [] });
-    expect(tokenEstimate(route, { system: '', messages: [], tools })).toBe(without + Math.ceil(JSON.stringify(tools).length / 4));
+    expect(tokenEstimate(route, { system: '', messages: [], tools })).toBe(
+      without + Math.ceil(JSON.stringify(tools).length / 4),
+    );
   });
 });

@@ -1,0 +1,116 @@
+import { useState, type FormEvent } from 'react';
+import type { ConversationInfo } from '../../../shared/api/conversations';
+import { useDeleteConversation, useRenameConversation } from '../api/conversation-queries';
+import { ConversationSummary } from './ConversationSummary';
+import { formErrors } from './form-errors';
+
+function RenameForm({ conversation, onDone }: { conversation: ConversationInfo; onDone: () => void }) {
+  const [title, setTitle] = useState(conversation.title);
+  const rename = useRenameConversation();
+  const errors = formErrors(rename.error, ['title']);
+  const error = errors.fields.title ?? errors.general[0];
+  const inputId = `rename-${conversation.conversation_id}`;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    rename.mutate({ id: conversation.conversation_id, title }, { onSuccess: onDone });
+  }
+
+  return (
+    <form className="rename-form" onSubmit={submit} noValidate>
+      <label className="visually-hidden" htmlFor={inputId}>
+        New title for {conversation.title}
+      </label>
+      <input
+        id={inputId}
+        type="text"
+        autoFocus
+        value={title}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${inputId}-error` : undefined}
+        onChange={(e) => {
+          setTitle(e.target.value);
+          if (!rename.isPending) rename.reset();
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onDone();
+        }}
+      />
+      <button type="submit" className="button-primary button-small" disabled={rename.isPending}>
+        {rename.isPending ? 'Saving…' : 'Save'}
+      </button>
+      <button type="button" className="button-secondary button-small" onClick={onDone}>
+        Cancel
+      </button>
+      {error && (
+        <p id={`${inputId}-error`} className="field-error rename-error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+type Mode = 'view' | 'rename' | 'delete';
+
+/** A conversation in the full list, renamed in place or deleted after a question. */
+export function ConversationListItem({ conversation }: { conversation: ConversationInfo }) {
+  const [mode, setMode] = useState<Mode>('view');
+  const remove = useDeleteConversation();
+  const { title } = conversation;
+
+  if (mode === 'rename') {
+    return (
+      <li className="conversation-item">
+        <RenameForm conversation={conversation} onDone={() => setMode('view')} />
+      </li>
+    );
+  }
+  return (
+    <li className="conversation-item">
+      <ConversationSummary conversation={conversation} />
+      {remove.isError && <p className="field-error">{remove.error.message}</p>}
+      {mode === 'delete' ? (
+        <div className="item-actions" role="group" aria-label={`Confirm deleting ${title}`}>
+          <span>Delete it and its sandbox?</span>
+          <button
+            type="button"
+            className="button-danger button-small"
+            disabled={remove.isPending}
+            onClick={() => remove.mutate(conversation.conversation_id)}
+          >
+            {remove.isPending ? 'Deleting…' : 'Delete'}
+          </button>
+          {/* Focus lands on the safe choice. */}
+          <button
+            type="button"
+            className="button-secondary button-small"
+            autoFocus
+            onClick={() => setMode('view')}
+          >
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <div className="item-actions">
+          <button
+            type="button"
+            className="button-secondary button-small"
+            aria-label={`Rename ${title}`}
+            onClick={() => setMode('rename')}
+          >
+            Rename
+          </button>
+          <button
+            type="button"
+            className="button-secondary button-small"
+            aria-label={`Delete ${title}`}
+            onClick={() => setMode('delete')}
+          >
+            Delete
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

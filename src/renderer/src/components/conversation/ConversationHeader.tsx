@@ -1,0 +1,97 @@
+import type { ConversationInfo } from '../../../../shared/api/conversations';
+import {
+  useChangeAgentState,
+  useStartConversation,
+  useStopConversation,
+} from '../../api/conversation-queries';
+import {
+  agentStateText,
+  PAUSABLE_STATES,
+  runtimeStatusText,
+  runtimeStatusTone,
+} from '../../conversation/words';
+import { Notice } from '../Notice';
+import { StartFailure } from '../StartFailure';
+import { StatusBadge } from '../StatusBadge';
+
+interface ConversationHeaderProps {
+  conversation: ConversationInfo;
+  agentState: string | null;
+}
+
+/** Title, status, sandbox and agent state, with Start/Stop and Pause/Resume. */
+export function ConversationHeader({ conversation, agentState }: ConversationHeaderProps) {
+  const id = conversation.conversation_id;
+  const start = useStartConversation(id);
+  const stop = useStopConversation(id);
+  const changeState = useChangeAgentState(id);
+  const active = conversation.status !== 'STOPPED';
+  const runtime = runtimeStatusText(conversation.runtime_status);
+  const agent = active ? agentStateText(agentState) : null;
+  const busy = start.isPending || stop.isPending || changeState.isPending;
+
+  return (
+    <header className="conversation-header">
+      <div className="conversation-title-row">
+        <h1>{conversation.title}</h1>
+        <div className="conversation-actions">
+          {active && agentState === 'paused' && (
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={busy}
+              onClick={() => changeState.mutate('running')}
+            >
+              Resume
+            </button>
+          )}
+          {active && agentState !== null && PAUSABLE_STATES.has(agentState) && (
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={busy}
+              onClick={() => changeState.mutate('paused')}
+            >
+              Pause
+            </button>
+          )}
+          {active ? (
+            <button type="button" className="button-secondary" disabled={busy} onClick={() => stop.mutate()}>
+              {stop.isPending ? 'Stopping…' : 'Stop'}
+            </button>
+          ) : (
+            <button type="button" className="button-primary" disabled={busy} onClick={() => start.mutate()}>
+              {start.isPending ? 'Starting…' : 'Start'}
+            </button>
+          )}
+        </div>
+      </div>
+      <dl className="conversation-facts">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={conversation.status} />
+          </dd>
+        </div>
+        {runtime && (
+          <div>
+            <dt>Sandbox</dt>
+            <dd className={`fact-${runtimeStatusTone(conversation.runtime_status)}`}>{runtime}</dd>
+          </div>
+        )}
+        {agent && (
+          <div>
+            <dt>Agent</dt>
+            <dd>{agent}</dd>
+          </div>
+        )}
+      </dl>
+      {start.error && <StartFailure error={start.error} />}
+      {(stop.error ?? changeState.error) && (
+        <Notice tone="error" live>
+          <p>{(stop.error ?? changeState.error)?.message}</p>
+        </Notice>
+      )}
+    </header>
+  );
+}

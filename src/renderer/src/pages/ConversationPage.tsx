@@ -1,0 +1,56 @@
+import { isApiError } from '../api/api-error';
+import { useConversation } from '../api/conversation-queries';
+import { Composer } from '../components/conversation/Composer';
+import { ConfirmationPanel } from '../components/conversation/ConfirmationPanel';
+import { ConversationHeader } from '../components/conversation/ConversationHeader';
+import { EventTimeline } from '../components/conversation/EventTimeline';
+import { Notice } from '../components/Notice';
+import { lastAgentState, pendingAction } from '../conversation/timeline';
+import { useConversationEvents } from '../conversation/useConversationEvents';
+import { ROUTES } from '../routing';
+
+function Gone() {
+  return (
+    <>
+      <h1>Conversation not found</h1>
+      <p>
+        It was deleted, or the address is wrong. <a href={ROUTES.conversations}>See all conversations</a>.
+      </p>
+    </>
+  );
+}
+
+/** One conversation: its state and controls, everything that happened in it, and the composer. */
+export function ConversationPage({ conversationId }: { conversationId: string }) {
+  const conversation = useConversation(conversationId);
+  const { events, mode, ended } = useConversationEvents(conversationId);
+
+  if (ended === 'deleted' || isApiError(conversation.error, 404)) return <Gone />;
+  if (conversation.isPending) return <p className="muted">Loading the conversation…</p>;
+  if (conversation.isError) {
+    return (
+      <Notice tone="error" title="The conversation could not be loaded">
+        <p>{conversation.error.message}</p>
+      </Notice>
+    );
+  }
+  const info = conversation.data;
+  // Events arrive live; the conversation record catches up a moment later.
+  const agentState = lastAgentState(events) ?? info.agent_state;
+  const pending =
+    info.status !== 'STOPPED' && agentState === 'awaiting_user_confirmation' ? pendingAction(events) : null;
+
+  return (
+    <div className="conversation">
+      <ConversationHeader conversation={info} agentState={agentState} />
+      {ended === 'key_rotated' && (
+        <Notice tone="warning" title="The session key changed">
+          <p>Live updates stopped. Reload the page to continue.</p>
+        </Notice>
+      )}
+      <EventTimeline events={events} mode={mode} />
+      {pending && <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />}
+      <Composer conversation={info} />
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { ValidationErrorBody } from '../../../shared/api/errors';
+import { pageLimit, repeatedIds } from '../../../shared/api/fields';
+import { utcIso } from '../../conversations/app-conversations';
+import { decodeCursor, encodeCursor } from '../../http/page-cursor';
+import { defineRoute, type RouteSpec } from '../../http/routes';
+import { getV1Event, searchV1Events, V1_EVENT_KINDS } from '../../events/v1-events';
+import type { Db } from '../../storage/database';
+
+const datetime = z.iso.datetime({ offset: true, local: true });
+const Filters = z.object({
+  conversation_id__eq: z.string().optional(),
+  kind__eq: z.enum(V1_EVENT_KINDS).optional(),
+  timestamp__gte: datetime.optional(),
+  timestamp__lt: datetime.optional(),
+});
+const SearchQuery = Filters.extend({
+  sort_order: z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']).default('TIMESTAMP'),
+  page_id: z.string().optional(),
+  limit: pageLimit(100),
+});
+const V1EventSchema = z.object({
+  id: z.string(),
+  kind: z.enum(V1_EVENT_KINDS),
+  timestamp: z.string(),
+  source: z.string(),
+  conversation_id: z.string(),
+  v0: z.record(z.string(), z.unknown()),
+});
+const INVALID = { description: 'Invalid query', schema: ValidationErrorBody };
+
+function search(db: Db, query: z.infer<typeof Filters> & { sort_order?: string }) {
+  return searchV1Events(db, {
+    conversationId: query.conversation_id__eq,
+    kind: query.kind__eq,
+    timestampGte: utcIso(query.timestamp__gte),
+    timestampLt: utcIso(query.timestamp__lt),
+    descending: query.sort_order === 'TIMESTAMP_DESC',
+  });
+}
+
+/** V1 events across conversations (api-contract §13): the V0 events in a V1 envelope. */
+export function v1EventRoutes(db: Db): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/events/search',
+      tag: 'v1',
+      summary: 'Search events of every conversation, or of one',
+      query: SearchQuery,
+      responses: {
+        200: {
+          description: 'A page',
+          schema: z.object({ items: z.array(V1EventSchema), next_page_id: z.string().nullable() }),
+        },
+        422: INVALID,
+      },
+      handler: ({ query }) => {
+        const offset = query.page_id ? Number(decodeCursor(query.page_id, 1)[0]) : 0;
+        const matches = search(db, query);
+        const end = offset + query.limit;
+        return {
+          items: matches.slice(offset, end),
+          next_page_id: matches.length > end ? encodeCursor([String(end)]) : null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/events/count',
+      tag: 'v1',
+      summary: 'Count events',
+      query: Filters,
+      responses: { 200: { description: 'The count', schema: z.number().int() }, 422: INVALID },
+      handler: ({ query }) => search(db, query).length,
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/events',
+      tag: 'v1',
+      summary: 'Events by `<conversation id>:<event id>` (null for unknown ids)',
+      query: z.object({ id: repeatedIds() }),
+      responses: {
+        200: { description: 'Events aligned with the ids', schema: z.array(V1EventSchema.nullable()) },
+        422: INVALID,
+      },
+      handler: ({ query }) => query.id.map((id) => getV1Event(db, id)),
+    }),
+  ];
+}
