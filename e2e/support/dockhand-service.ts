@@ -17,6 +17,8 @@ export interface ServiceOptions {
   secrets: 'file' | 'unreachable-keychain';
   /** DOCKER_HOST for the service; the machine's engine when absent. */
   dockerHost?: string;
+  /** More environment for the service, e.g. the sandbox image and network. */
+  env?: Record<string, string>;
 }
 
 export interface ApiAnswer {
@@ -44,7 +46,7 @@ function serviceEnv(options: ServiceOptions): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !dropped.includes(name)));
   if (options.secrets === 'file') env.DOCKHAND_SECRETS = 'file';
   if (options.dockerHost) env.DOCKER_HOST = options.dockerHost;
-  return env;
+  return { ...env, ...options.env };
 }
 
 interface PrintedLink {

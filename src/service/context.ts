@@ -23,6 +23,8 @@ export interface ServiceContext {
   providerTokens: ProviderTokenService;
   customSecrets: CustomSecretService;
   providerApiBase: ProviderApiBase;
+  /** `https`, or `http` where tests serve repositories from a plain git server on 127.0.0.1. */
+  gitScheme: 'https' | 'http';
   docker: DockerConnection;
   /** The port the service listens on (known once listening). */
   port(): number;

@@ -55,6 +55,8 @@ export interface ServiceConfig {
   /** Built renderer to serve at `/`. */
   rendererDir?: string;
   providerApiBase?: ProviderApiBase;
+  /** Scheme of git remotes: `http` only for test git servers on 127.0.0.1. */
+  gitScheme?: 'https' | 'http';
   /** Default: the engine DOCKER_HOST, the docker context or the platform's default socket names. */
   docker?: DockerConnection;
   /** Sandbox options; unset ones come from the environment (DOCKHAND_SANDBOX_*) and the defaults. */
@@ -136,6 +138,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     providerTokens,
     customSecrets: new CustomSecretService(db, secrets),
     providerApiBase,
+    gitScheme: config.gitScheme ?? 'https',
     docker: sandboxLayer.docker,
     port: () => port,
     sandboxes: sandboxLayer.sandboxes,

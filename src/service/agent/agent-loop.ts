@@ -14,6 +14,12 @@ import { needsConfirmation, type ConfirmationSettings } from './confirmation-pol
 import { LlmError } from './llm/llm-errors';
 import type { LlmClient, LlmResponse, LlmRetryInfo, LlmToolCall } from './llm/llm-types';
 import { buildMessages, type CallMetadata } from './message-builder';
+import { condensedView } from './condenser/condensed-view';
+import { Condenser } from './condenser/condenser';
+import { maskOldOutputs } from './condenser/observation-masking';
+import { CONTEXT_OVERFLOW_ERROR, OverflowStreak } from './condenser/overflow-streak';
+import { tokenEstimate } from './condenser/token-estimate';
+import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector';
 import { analyzeAction, Risk, type SecretContext } from './security/rules-analyzer';
 import { executeBashTool } from './tools/execute-bash';
 import { RISK_LEVELS, type ToolRegistry } from './tools/registry';
@@ -41,6 +47,11 @@ export interface AgentLoopConfig extends ConfirmationSettings {
   /** USD; null = no budget. */
   maxBudgetPerTask: number | null;
   version: string;
+  /** `enable_default_condenser`: summarize with the LLM as well as cut the window on overflow. */
+  condenserEnabled: boolean;
+  condenserMaxSize: number | null;
+  /** The model's context window in tokens. */
+  contextWindow: number;
 }
 
 export interface AgentLoopDeps {
@@ -90,10 +101,14 @@ export class AgentLoop {
   private running: Promise<void> | null = null;
   private again = false;
   private recalled = false;
+  private readonly condenser: Condenser;
+  private readonly overflows = new OverflowStreak();
+  private condensationRequested = false;
 
   constructor(private readonly deps: AgentLoopDeps) {
     this.iterationLimit = deps.config.maxIterations;
     this.budgetLimit = deps.config.maxBudgetPerTask;
+    this.condenser = new Condenser({ maxSize: deps.config.condenserMaxSize });
   }
 
   get state(): AgentState {
@@ -260,18 +275,50 @@ export class AgentLoop {
         `Agent reached maximum budget for conversation. Current budget: ${this.cost.toFixed(2)}, max budget: ${this.budgetLimit.toFixed(2)}`,
       );
     }
+    const history = this.deps.events.after(this.deps.conversationId, -1);
+    const stuck = detectStuck(history);
+    if (stuck) {
+      this.append(loopDetectionEvent(stuck));
+      return this.fail(STUCK_REASON);
+    }
     this.abort = new AbortController();
     let response: LlmResponse;
     try {
+      const view = condensedView(history);
+      const messages = buildMessages(maskOldOutputs(view));
+      const tools = this.deps.tools.definitions();
+      const system = this.deps.config.systemPrompt;
+      const condensed = await this.condenser.maybeCondense({
+        view,
+        contextWindow: this.deps.config.contextWindow,
+        enabled: this.deps.config.condenserEnabled,
+        llm: this.deps.llm,
+        signal: this.abort.signal,
+        requested: this.condensationRequested,
+        estimatedPromptTokens: tokenEstimate(this.deps.llm.route, { system, messages, tools }),
+        onRetry: (info) => this.retrying(info),
+      });
+      this.condensationRequested = false;
+      if (condensed) {
+        if (condensed.summaryCall) this.account(condensed.summaryCall);
+        this.append(condensed.condensation);
+        return; // the next step rebuilds the view
+      }
       response = await this.deps.llm.complete({
-        system: this.deps.config.systemPrompt,
-        messages: buildMessages(this.deps.events.after(this.deps.conversationId, -1)),
-        tools: this.deps.tools.definitions(),
+        system,
+        messages,
+        tools,
         signal: this.abort.signal,
         onRetry: (info) => this.retrying(info),
       });
+      this.overflows.fitted();
     } catch (error) {
       if (this.current === 'stopped' || this.current === 'paused') return;
+      if (error instanceof LlmError && error.kind === 'context_overflow') {
+        if (this.overflows.overflowed()) return this.fail(CONTEXT_OVERFLOW_ERROR);
+        this.condensationRequested = true;
+        return;
+      }
       if (error instanceof LlmError) return this.fail(error.message, error.statusId ?? undefined);
       throw error;
     } finally {

@@ -1,4 +1,5 @@
 import type { V0Event } from '../../shared/api/events';
+import { SUMMARY_OBSERVATION } from './condenser/condensed-view';
 import type { ModelMessage } from './llm/llm-types';
 
 const MAX_OBSERVATION_CHARS = 30_000;
@@ -13,14 +14,11 @@ export interface CallMetadata {
   arguments: unknown;
 }
 
-interface PendingResponse {
+interface OpenResponse {
+  id: string;
   thought: string;
   calls: { id: string; name: string; input: unknown }[];
   results: Map<string, string>;
-}
-
-function metadataOf(event: V0Event): CallMetadata | undefined {
-  return event.tool_call_metadata as CallMetadata | undefined;
 }
 
 function cutMiddle(text: string): string {
@@ -39,25 +37,39 @@ function resultText(event: V0Event): string {
   return event.observation === 'edit' || event.observation === 'read' ? content : cutMiddle(content);
 }
 
+function isHidden(event: V0Event): boolean {
+  return Boolean(
+    (event.args as { hidden?: unknown } | undefined)?.hidden ||
+    (event.extras as { hidden?: unknown } | undefined)?.hidden,
+  );
+}
+
+function argument(event: V0Event, name: string): string {
+  return String((event.args as Record<string, unknown> | undefined)?.[name] ?? '');
+}
+
 /**
- * Builds the model's messages from the event log: user and agent messages, each model response's tool calls
- * as one assistant message followed by their results in call order (only once every call has a result),
- * recall context as user text. State changes, system and hidden events are left out.
+ * Builds the model's messages from the event log (or a condensed view of it): user and agent messages;
+ * each model response's tool calls as one assistant message followed by their results in call order (a call
+ * without a result, or a result without its call, is left out); recall context and summaries as user text;
+ * commands the user typed as user text. State changes, system and hidden events are left out.
  */
 export function buildMessages(events: V0Event[]): ModelMessage[] {
   const messages: ModelMessage[] = [];
-  const responses = new Map<string, PendingResponse>();
   const callOfAction = new Map<number, CallMetadata>();
+  const userCommands = new Set<number>();
+  let open: OpenResponse | null = null;
 
-  const flush = (responseId: string) => {
-    const response = responses.get(responseId);
-    if (!response || response.calls.some((c) => !response.results.has(c.id))) return;
-    responses.delete(responseId);
+  const flush = () => {
+    const response = open;
+    open = null;
+    const answered = response?.calls.filter((c) => response.results.has(c.id)) ?? [];
+    if (!response || answered.length === 0) return;
     messages.push({
       role: 'assistant',
       content: [
         ...(response.thought ? [{ type: 'text' as const, text: response.thought }] : []),
-        ...response.calls.map((c) => ({
+        ...answered.map((c) => ({
           type: 'tool-call' as const,
           toolCallId: c.id,
           toolName: c.name,
@@ -67,7 +79,7 @@ export function buildMessages(events: V0Event[]): ModelMessage[] {
     });
     messages.push({
       role: 'tool',
-      content: response.calls.map((c) => ({
+      content: answered.map((c) => ({
         type: 'tool-result' as const,
         toolCallId: c.id,
         toolName: c.name,
@@ -75,44 +87,39 @@ export function buildMessages(events: V0Event[]): ModelMessage[] {
       })),
     });
   };
+  const say = (message: ModelMessage) => {
+    flush();
+    messages.push(message);
+  };
+  const responseFor = (call: CallMetadata): OpenResponse => {
+    if (open?.id !== call.model_response.id) {
+      flush();
+      open = { id: call.model_response.id, thought: '', calls: [], results: new Map() };
+    }
+    return open;
+  };
 
-  const userCommands = new Set<number>();
   for (const event of events) {
-    if ((event.args as { hidden?: boolean } | undefined)?.hidden) continue;
-    const metadata = metadataOf(event);
+    if (isHidden(event)) continue;
+    const metadata = event.tool_call_metadata as CallMetadata | undefined;
     if (event.source === 'user' && event.action === 'run') {
       userCommands.add(event.id);
-      messages.push({
-        role: 'user',
-        content: `User executed the command:\n${String((event.args as { command?: unknown }).command)}`,
-      });
-    } else if (
-      event.source === 'user' &&
-      event.observation === 'run' &&
-      event.cause !== undefined &&
-      userCommands.has(event.cause)
-    ) {
-      messages.push({
+      say({ role: 'user', content: `User executed the command:\n${argument(event, 'command')}` });
+    } else if (event.observation === 'run' && event.cause !== undefined && userCommands.has(event.cause)) {
+      say({
         role: 'user',
         content: `Observed result of command executed by user:\n${cutMiddle(event.content ?? '')}`,
       });
     } else if (event.action === 'message') {
-      const content = String((event.args as { content?: unknown } | undefined)?.content ?? event.message);
-      messages.push({ role: event.source === 'user' ? 'user' : 'assistant', content });
-    } else if (event.action === 'finish') {
-      messages.push({
-        role: 'assistant',
-        content: String((event.args as { final_thought?: unknown }).final_thought ?? ''),
+      say({
+        role: event.source === 'user' ? 'user' : 'assistant',
+        content: argument(event, 'content') || event.message,
       });
+    } else if (event.action === 'finish') {
+      say({ role: 'assistant', content: argument(event, 'final_thought') });
     } else if (event.action && metadata) {
-      const responseId = metadata.model_response.id;
-      const response: PendingResponse = responses.get(responseId) ?? {
-        thought: '',
-        calls: [],
-        results: new Map(),
-      };
-      if (response.calls.length === 0)
-        response.thought = String((event.args as { thought?: unknown }).thought ?? '');
+      const response = responseFor(metadata);
+      if (response.calls.length === 0) response.thought = argument(event, 'thought');
       if (!response.calls.some((c) => c.id === metadata.tool_call_id)) {
         response.calls.push({
           id: metadata.tool_call_id,
@@ -120,22 +127,23 @@ export function buildMessages(events: V0Event[]): ModelMessage[] {
           input: metadata.arguments ?? {},
         });
       }
-      responses.set(responseId, response);
-      if (event.id !== undefined) callOfAction.set(event.id, metadata);
-    } else if (event.observation === 'recall' && event.content) {
-      messages.push({ role: 'user', content: event.content });
+      callOfAction.set(event.id, metadata);
+    } else if (
+      (event.observation === 'recall' || event.observation === SUMMARY_OBSERVATION) &&
+      event.content
+    ) {
+      say({ role: 'user', content: event.content });
     } else if (event.observation && event.observation !== 'agent_state_changed') {
       const call = metadata ?? (event.cause !== undefined ? callOfAction.get(event.cause) : undefined);
       if (!call) continue;
-      const response: PendingResponse = responses.get(call.model_response.id) ?? {
-        thought: '',
-        calls: [{ id: call.tool_call_id, name: call.function_name, input: {} }],
-        results: new Map(),
-      };
-      responses.set(call.model_response.id, response);
+      const response = responseFor(call);
+      if (!response.calls.some((c) => c.id === call.tool_call_id)) {
+        // A call answered without running (unknown tool, invalid arguments): the model still made it.
+        response.calls.push({ id: call.tool_call_id, name: call.function_name, input: call.arguments ?? {} });
+      }
       response.results.set(call.tool_call_id, resultText(event));
-      flush(call.model_response.id);
     }
   }
+  flush();
   return messages;
 }

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { rm } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import { AgentLoop, type StatusUpdate } from '../agent/agent-loop';
+import { FALLBACK_CONTEXT_WINDOW } from '../agent/condenser/condenser';
 import { createLlmClient } from '../agent/llm/llm-client';
+import { contextWindowOf } from '../agent/llm/model-table';
 import { llmTimingFromEnv } from '../agent/llm/retry-policy';
 import systemPrompt from '../agent/prompts/system-prompt.md?raw';
 import { EditHistory } from '../agent/tools/str-replace-editor/edit-history';
@@ -21,6 +23,12 @@ import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession } from '../sandbox/shell/shell-session';
 import { DEFAULTS } from '../settings/settings-service';
+import { cloneRepository, initEmptyWorkspace } from '../git/clone';
+import { CloneError } from '../git/clone-errors';
+import { dockerGitSandbox, processGitSandbox } from '../git/git-sandbox';
+import { DEFAULT_HOSTS } from '../git/provider-api';
+import { shellQuote } from '../sandbox/shell/shell-input';
+import type { GitProvider } from '../../shared/api/settings';
 import type { ConversationRecord } from './conversation-store';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
@@ -93,12 +101,13 @@ export class ConversationRuntime {
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
     const masker = new SecretMasker(this.ctx.secrets.values());
+    const model = this.record.llmModel ?? settings.llm_model ?? '';
     this.agent = new AgentLoop({
       conversationId: this.record.id,
       events: this.events,
       masker,
       llm: createLlmClient({
-        model: this.record.llmModel ?? settings.llm_model ?? '',
+        model,
         apiKey: await this.ctx.secrets.get('llm_api_key'),
         baseUrl: settings.llm_base_url || null,
         signal: this.closing.signal,
@@ -121,6 +130,9 @@ export class ConversationRuntime {
         maxIterations: settings.max_iterations ?? DEFAULTS.max_iterations,
         maxBudgetPerTask: settings.max_budget_per_task ?? null,
         version: this.ctx.version,
+        condenserEnabled: settings.enable_default_condenser ?? true,
+        condenserMaxSize: settings.condenser_max_size ?? null,
+        contextWindow: contextWindowOf(model) ?? FALLBACK_CONTEXT_WINDOW,
         confirmationMode: settings.confirmation_mode ?? false,
         securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
       },
@@ -235,18 +247,49 @@ export class ConversationRuntime {
     return { shell, files: withRemove(files, (p) => rm(p, { force: true })), target, release };
   }
 
-  /** A repository is cloned into the workspace; without one, the working directory becomes a new git repository. */
+  /**
+   * Clones the repository into the workspace with the provider token only in the clone's environment (a
+   * credential helper hands it to git); without a repository the working directory becomes a git repository.
+   */
   private async prepareRepository(workspace: Workspace): Promise<void> {
-    if (this.record.selectedRepository) {
-      throw new StartFailure(
-        RUNTIME_STATUS.error,
-        `Cloning ${this.record.selectedRepository} is not supported yet: start a conversation without a repository.`,
-      );
+    const target = workspace.target;
+    const sandbox =
+      target.kind === 'docker'
+        ? dockerGitSandbox(target.docker.getContainer(target.container), target.user ?? 'root')
+        : processGitSandbox({
+            env: { ...process.env, ...target.env },
+            helperDir: path.join(this.ctx.dataDir, 'git-helper'),
+          });
+    const repository = this.record.selectedRepository;
+    if (!repository) {
+      await initEmptyWorkspace(sandbox.exec, target.workingDir);
+      return;
     }
-    await workspace.shell.execute({
-      command: 'git rev-parse --git-dir >/dev/null 2>&1 || git init -q .',
-      timeout: 60,
+    const provider = (this.record.gitProvider ?? 'github') as GitProvider;
+    const stored = await this.ctx.providerTokens.token(provider);
+    const host = stored?.host ?? DEFAULT_HOSTS[provider as keyof typeof DEFAULT_HOSTS];
+    this.hooks.status({
+      type: 'info',
+      id: RUNTIME_STATUS.settingUpWorkspace,
+      message: `Cloning ${repository}`,
     });
+    try {
+      const cloned = await cloneRepository({
+        sandbox,
+        repository,
+        provider,
+        host,
+        token: stored?.token ?? null,
+        branch: this.record.selectedBranch,
+        workingDir: target.workingDir,
+        scheme: this.ctx.gitScheme,
+      });
+      this.hooks.update({ selectedBranch: cloned.branch });
+      await workspace.shell.execute({ command: `cd ${shellQuote(cloned.directory)}` });
+    } catch (error) {
+      if (error instanceof CloneError) throw new StartFailure(error.statusId, error.message);
+      throw error;
+    }
   }
 
   private workspaceContext(target: SandboxTarget): { content: string; extras: Record<string, unknown> } {

@@ -8,6 +8,7 @@ import type {
 import type { StatusUpdate } from '../agent/agent-loop';
 import { errorObservation } from '../agent/agent-events';
 import { needsApiKey } from '../agent/llm/model-routing';
+import { checkRepositoryAccess } from '../git/repository-access';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import { SecretMasker } from '../events/secret-masker';
@@ -162,11 +163,23 @@ export class ConversationService {
     await this.checkStartable(options.llmModel);
     const id = request.conversation_id ?? randomUUID().replaceAll('-', '');
     if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
+    const repository =
+      request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
+    const access = repository
+      ? await checkRepositoryAccess({
+          repository,
+          gitProvider:
+            request.git_provider ??
+            request.suggested_task?.git_provider ??
+            request.create_microagent?.git_provider ??
+            null,
+          tokens: (provider) => this.ctx.providerTokens.token(provider),
+          apiBase: this.ctx.providerApiBase,
+        })
+      : null;
     await this.ctx.docker.require();
     this.makeRoom();
     const now = new Date().toISOString();
-    const repository =
-      request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
     const record: ConversationRecord = {
       id,
       title: options.title || `Conversation ${id.slice(0, 5)}`,
@@ -176,14 +189,14 @@ export class ConversationService {
       agentState: null,
       selectedRepository: repository,
       selectedBranch: request.selected_branch ?? null,
-      gitProvider:
-        request.git_provider ??
-        request.suggested_task?.git_provider ??
-        request.create_microagent?.git_provider ??
-        null,
+      gitProvider: access?.provider ?? null,
       trigger:
         options.trigger ??
-        (request.suggested_task ? 'suggested_task' : request.create_microagent ? 'microagent_management' : 'gui'),
+        (request.suggested_task
+          ? 'suggested_task'
+          : request.create_microagent
+            ? 'microagent_management'
+            : 'gui'),
       prNumber: options.prNumber ?? [],
       version: options.version,
       sandboxId: options.sandboxId ?? null,

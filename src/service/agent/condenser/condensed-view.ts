@@ -22,7 +22,7 @@ function inHistory(event: V0Event): boolean {
  * The summary as the view shows it: a `condense` observation (API contract §5.2) carrying the
  * condensation's id and time, rendered to the model as a user message.
  */
-export function summaryEvent(condensation: V0Event, summary: string): V0Event {
+function summaryEvent(condensation: V0Event, summary: string): V0Event {
   return {
     id: condensation.id,
     timestamp: condensation.timestamp,
@@ -34,7 +34,7 @@ export function summaryEvent(condensation: V0Event, summary: string): V0Event {
   };
 }
 
-export function isSummary(event: V0Event): boolean {
+function isSummary(event: V0Event): boolean {
   return event.observation === SUMMARY_OBSERVATION;
 }
 

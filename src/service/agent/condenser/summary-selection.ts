@@ -1,7 +1,7 @@
 import type { V0Event } from '../../../shared/api/events';
 
 /** Events at the start of the view the summarizer always keeps (system, first user message, recall, …). */
-export const KEEP_FIRST = 4;
+const KEEP_FIRST = 4;
 /** `condenser_max_size` when the setting is null. */
 export const DEFAULT_MAX_SIZE = 120;
 /** The share of the context window an estimated prompt may fill before the summarizer runs. */

@@ -30,9 +30,10 @@ export function rowKey(row: TimelineRow): string {
   return row.key;
 }
 
+/** Risk worth a glance in the log: medium and high (the confirmation panel shows every level). */
 function RiskBadge({ risk }: { risk: unknown }) {
   const level = riskLevel(risk);
-  if (level === 'UNKNOWN') return null;
+  if (level !== 'MEDIUM' && level !== 'HIGH') return null;
   return <span className={`badge badge-risk-${level.toLowerCase()}`}>{level} risk</span>;
 }
 

@@ -1,0 +1,185 @@
+import type { Page } from '@playwright/test';
+import { ConversationList } from '../src/shared/api/conversations';
+import { startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm';
+import { startService, type DockhandService } from './support/dockhand-service';
+import { SANDBOX_ENV, sandboxSkipReason } from './support/sandbox-docker';
+import { ScriptedAgent } from './support/scripted-agent';
+import { screenshot } from './support/screenshots';
+import { expect, test } from './support/test';
+
+/** Starting a sandbox and a few agent turns take longer than a page check. */
+const CONVERSATION_TIMEOUT_MS = 180_000;
+const AGENT_WAIT = { timeout: 60_000 };
+
+test.describe.configure({ mode: 'serial' });
+
+let skipReason: string | null = null;
+let llm: ScriptedLlm | undefined;
+let service: DockhandService | undefined;
+let agent: ScriptedAgent;
+
+function running(): { service: DockhandService; llm: ScriptedLlm } {
+  if (!service || !llm) throw new Error('The service and the scripted model were not started');
+  return { service, llm };
+}
+
+async function saveSettings(confirmationMode: boolean): Promise<void> {
+  const { service: svc, llm: model } = running();
+  const saved = await svc.api('POST', '/api/settings', {
+    llm_model: 'openai/gpt-4o',
+    llm_api_key: 'sk-test',
+    llm_base_url: model.baseUrl,
+    confirmation_mode: confirmationMode,
+    security_analyzer: null,
+  });
+  expect(saved.status).toBe(200);
+}
+
+/** Starts a conversation from Home with `message` and returns its id, read from the address it opens. */
+async function startFromHome(page: Page, message: string): Promise<string> {
+  await page.goto(running().service.link);
+  await page.getByLabel('What should the agent do?').fill(message);
+  await page.getByLabel('What should the agent do?').press('Control+Enter');
+  await expect(page).toHaveURL(/#\/conversations\/[0-9a-f]{32}$/);
+  return decodeURIComponent(new URL(page.url()).hash.split('/').pop() ?? '');
+}
+
+test.beforeAll(async () => {
+  skipReason = await sandboxSkipReason();
+  if (skipReason) {
+    console.warn(`Skipping the conversation tests: ${skipReason}`);
+    return;
+  }
+  llm = await startScriptedLlm();
+  agent = new ScriptedAgent(llm, 'Hello from the sandbox');
+  service = await startService({ secrets: 'file', env: SANDBOX_ENV });
+});
+
+test.afterAll(async () => {
+  // DELETE removes each conversation's sandbox: no container outlives the run.
+  if (service) {
+    const listed = ConversationList.parse((await service.api('GET', '/api/conversations?limit=100')).body);
+    for (const conversation of listed.results) {
+      await service.api('DELETE', `/api/conversations/${conversation.conversation_id}`);
+    }
+    await service.stop();
+  }
+  await llm?.close();
+});
+
+test.beforeEach(() => {
+  test.skip(skipReason !== null, skipReason ?? '');
+  test.setTimeout(CONVERSATION_TIMEOUT_MS);
+});
+
+test('a conversation started from Home shows the command, its output and the replies; Stop stops it', async ({
+  page,
+}) => {
+  await saveSettings(false);
+  agent.say(
+    { toolCalls: [{ name: 'execute_bash', args: { command: 'echo hello', security_risk: 'LOW' } }] },
+    { text: 'The command printed **hello**.\n\n- it ran in `/workspace/project`\n- exit code 0' },
+  );
+  await startFromHome(page, 'Say hello from the sandbox');
+
+  const events = page.getByRole('region', { name: 'Conversation events' });
+  await expect(events.getByText('Say hello from the sandbox')).toBeVisible();
+  const command = events.locator('.terminal').filter({ hasText: 'echo hello' });
+  await expect(command).toBeVisible(AGENT_WAIT);
+  await expect(command.locator('.terminal-body')).toContainText(/\$ echo hello\s+hello/, AGENT_WAIT);
+  await expect(command.getByText('exit 0')).toBeVisible();
+  await expect(events.getByText('The command printed hello.')).toBeVisible(AGENT_WAIT);
+  await expect(events.locator('strong', { hasText: 'hello' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Hello from the sandbox' })).toBeVisible(
+    AGENT_WAIT,
+  );
+  await expect(page.locator('.conversation-facts')).toContainText('Ready');
+  await expect(page.locator('.conversation-facts')).toContainText('Waiting for your message');
+
+  agent.say({ text: 'You are welcome.' });
+  await page.getByLabel('Message', { exact: true }).fill('Thank you');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(events.getByText('Thank you')).toBeVisible();
+  await expect(events.getByText('You are welcome.')).toBeVisible(AGENT_WAIT);
+  await expect(page.getByLabel('Message', { exact: true })).toHaveValue('');
+  await screenshot(page, 'conversation-run');
+
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.locator('.conversation-facts')).toContainText('Stopped');
+  await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
+  await expect(page.getByText('Start the conversation to send messages')).toBeVisible();
+  await screenshot(page, 'conversation-stopped');
+  expect(agent.unplayed).toBe(0);
+});
+
+test('in confirmation mode the agent waits for Confirm, and Alt+N rejects', async ({ page }) => {
+  await saveSettings(true);
+  agent.say(
+    { toolCalls: [{ name: 'execute_bash', args: { command: 'touch /tmp/x && ls /tmp/x' } }] },
+    { toolCalls: [{ name: 'execute_bash', args: { command: 'rm /tmp/x' } }] },
+  );
+  await startFromHome(page, 'Create /tmp/x');
+
+  const confirmation = page.getByRole('region', { name: 'The agent asks for your confirmation' });
+  await expect(confirmation).toBeVisible(AGENT_WAIT);
+  await expect(confirmation).toContainText('touch /tmp/x && ls /tmp/x');
+  await expect(confirmation).toContainText(/Risk: (LOW|MEDIUM|HIGH|UNKNOWN)/);
+  const events = page.getByRole('region', { name: 'Conversation events' });
+  await expect(events.getByText('Waiting for your confirmation')).toBeVisible();
+  await screenshot(page, 'conversation-confirm');
+
+  await confirmation.getByRole('button', { name: 'Confirm' }).click();
+  const command = events.locator('.terminal').filter({ hasText: 'touch /tmp/x' });
+  await expect(command.locator('.terminal-body')).toContainText(/\n\/tmp\/x/, AGENT_WAIT);
+  await expect(command.getByText('exit 0')).toBeVisible();
+
+  // The next call asks again; this time the keyboard answers.
+  await expect(confirmation).toContainText('rm /tmp/x', AGENT_WAIT);
+  await page.keyboard.press('Alt+KeyN');
+  await expect(confirmation).toHaveCount(0, AGENT_WAIT);
+  await expect(
+    events.locator('.terminal').filter({ hasText: 'rm /tmp/x' }).getByText('Rejected'),
+  ).toBeVisible();
+  await expect(page.locator('.conversation-facts')).toContainText('Waiting for your message');
+  await screenshot(page, 'conversation-rejected');
+  expect(agent.unplayed).toBe(0);
+});
+
+test('the Conversations page renames in place and deletes after asking', async ({ page }) => {
+  const { service: svc } = running();
+  await saveSettings(false);
+  const created = await svc.api('POST', '/api/conversations', {});
+  expect(created.status).toBe(200);
+  const id = (created.body as { conversation_id: string }).conversation_id;
+  const title = `Conversation ${id.slice(0, 5)}`;
+
+  await page.goto(svc.link);
+  await page.getByRole('link', { name: 'Conversations', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Conversations' })).toBeVisible();
+  const list = page.getByRole('list', { name: 'Conversations' });
+  await expect(list.getByRole('link', { name: title })).toBeVisible();
+
+  await page.getByLabel('Search by title').fill('no such title');
+  await expect(page.getByText('No title contains “no such title”.')).toBeVisible();
+  await page.getByLabel('Search by title').fill(id.slice(0, 5));
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+
+  await list.getByRole('button', { name: `Rename ${title}` }).click();
+  const input = page.getByLabel(`New title for ${title}`);
+  await expect(input).toBeFocused();
+  await input.fill('   ');
+  await input.press('Enter');
+  await expect(input).toHaveAccessibleDescription('Required.');
+  await input.fill('Renamed by the test');
+  await input.press('Enter');
+  await page.getByLabel('Search by title').fill('');
+  await expect(list.getByRole('link', { name: 'Renamed by the test' })).toBeVisible();
+  await screenshot(page, 'conversation-list');
+
+  await list.getByRole('button', { name: 'Delete Renamed by the test' }).click();
+  const question = page.getByRole('group', { name: 'Confirm deleting Renamed by the test' });
+  await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await question.getByRole('button', { name: 'Delete' }).click();
+  await expect(list.getByRole('link', { name: 'Renamed by the test' })).toHaveCount(0);
+  expect((await svc.api('GET', `/api/conversations/${id}`)).status).toBe(404);
+});

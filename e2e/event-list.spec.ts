@@ -1,0 +1,101 @@
+import { screenshot } from './support/screenshots';
+import {
+  conversationInfo,
+  routeConversation,
+  sseBody,
+  syntheticEvents,
+} from './support/synthetic-conversation';
+import { expect, test } from './support/test';
+
+const HOSTILE = [
+  'Look: <img src="x" onerror="window.hacked = 1"> and <script>window.hacked = 2</script>',
+  '',
+  '[a bad link](javascript:window.hacked=3) and [a good one](https://example.com/docs)',
+].join('\n');
+
+test('10 000 streamed events stay windowed, follow the end, and jump back after scrolling up', async ({
+  page,
+  service,
+}) => {
+  const id = 'synthetic-10k';
+  const events = syntheticEvents(2500, HOSTILE);
+  expect(events).toHaveLength(10_000);
+  await routeConversation(page, conversationInfo(id, 'Ten thousand events'));
+  let streams = 0;
+  await page.route(
+    (url) => url.pathname === `/api/conversations/${id}/events/stream`,
+    (route) => {
+      streams += 1;
+      // The first connection replays everything; a reconnect (after the body ends) has nothing new.
+      const body = streams === 1 ? sseBody(events) : sseBody([]);
+      return route.fulfill({ status: 200, contentType: 'text/event-stream', body });
+    },
+  );
+
+  await page.goto(service.link);
+  await page.evaluate((hash) => (window.location.hash = hash), `#/conversations/${id}`);
+  const list = page.getByRole('region', { name: 'Conversation events' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Ten thousand events' })).toBeVisible();
+  await expect(list.getByText('Reply number 2499')).toBeVisible();
+  const rendered = await list.locator('.vlog-row').count();
+  expect(rendered).toBeGreaterThan(0);
+  expect(rendered).toBeLessThan(100);
+  await screenshot(page, 'conversation-10k-end');
+
+  await list.focus();
+  await page.keyboard.press('Home');
+  const jump = page.getByRole('button', { name: /Jump to latest/ });
+  await expect(jump).toBeVisible();
+  await expect(list.getByText('Look:')).toBeVisible();
+  await expect(list.getByText('Reply number 2499')).toHaveCount(0);
+
+  // Markup in a message is text: nothing runs, no element is made from it, only the http(s) link is a link.
+  await expect(list.getByText('<img src="x" onerror="window.hacked = 1">', { exact: false })).toBeVisible();
+  await expect(list.locator('img, script')).toHaveCount(0);
+  await expect(list.getByRole('link', { name: 'a good one' })).toHaveAttribute(
+    'href',
+    'https://example.com/docs',
+  );
+  await expect(list.getByRole('link', { name: 'a bad link' })).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+  await screenshot(page, 'conversation-10k-top');
+
+  await jump.click();
+  await expect(list.getByText('Reply number 2499')).toBeVisible();
+  await expect(jump).toHaveCount(0);
+});
+
+test('without the stream, events are polled and new ones appear', async ({ page, service }) => {
+  const id = 'synthetic-polled';
+  const all = syntheticEvents(60);
+  let served = 200;
+  await routeConversation(page, conversationInfo(id, 'Polled events'));
+  await page.route(
+    (url) => url.pathname === `/api/conversations/${id}/events/stream`,
+    (route) => route.fulfill({ status: 404, json: { detail: 'Not Found' } }),
+  );
+  const startIds: number[] = [];
+  await page.route(
+    (url) => url.pathname === `/api/conversations/${id}/events`,
+    (route) => {
+      const url = new URL(route.request().url());
+      const start = Number(url.searchParams.get('start_id'));
+      const limit = Number(url.searchParams.get('limit'));
+      startIds.push(start);
+      const available = all.slice(0, served);
+      const chunk = available.filter((e) => e.id >= start).slice(0, limit);
+      const hasMore = (chunk.at(-1)?.id ?? start) < (available.at(-1)?.id ?? -1);
+      return route.fulfill({ json: { events: chunk, has_more: hasMore } });
+    },
+  );
+
+  await page.goto(service.link);
+  await page.evaluate((hash) => (window.location.hash = hash), `#/conversations/${id}`);
+  const list = page.getByRole('region', { name: 'Conversation events' });
+  await expect(list.getByText('Reply number 49')).toBeVisible();
+  expect(startIds.slice(0, 2)).toEqual([0, 100]);
+
+  served = all.length;
+  await expect(list.getByText('Reply number 59')).toBeVisible();
+  expect(startIds).toContain(200);
+});
