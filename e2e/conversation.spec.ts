@@ -30,7 +30,8 @@ async function saveSettings(confirmationMode: boolean): Promise<void> {
     llm_api_key: 'sk-test',
     llm_base_url: model.baseUrl,
     confirmation_mode: confirmationMode,
-    security_analyzer: null,
+    // No analyzer: confirmation mode asks before every side effect. (The service reads null as `rules`.)
+    security_analyzer: '',
   });
   expect(saved.status).toBe(200);
 }
@@ -80,19 +81,20 @@ test('a conversation started from Home shows the command, its output and the rep
     { toolCalls: [{ name: 'execute_bash', args: { command: 'echo hello', security_risk: 'LOW' } }] },
     { text: 'The command printed **hello**.\n\n- it ran in `/workspace/project`\n- exit code 0' },
   );
-  await startFromHome(page, 'Say hello from the sandbox');
+  const id = await startFromHome(page, 'Say hello from the sandbox');
+  // Named by the model once titles are generated, by its id until then.
+  const title = new RegExp(`^(Conversation ${id.slice(0, 5)}|Hello from the sandbox)$`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 
   const events = page.getByRole('region', { name: 'Conversation events' });
   await expect(events.getByText('Say hello from the sandbox')).toBeVisible();
   const command = events.locator('.terminal').filter({ hasText: 'echo hello' });
   await expect(command).toBeVisible(AGENT_WAIT);
-  await expect(command.locator('.terminal-body')).toContainText(/\$ echo hello\s+hello/, AGENT_WAIT);
+  await expect(command.locator('.terminal-body')).toHaveText(/^\$ echo hello\s+hello$/, AGENT_WAIT);
+  await expect(command).toContainText('in /workspace/project');
   await expect(command.getByText('exit 0')).toBeVisible();
   await expect(events.getByText('The command printed hello.')).toBeVisible(AGENT_WAIT);
   await expect(events.locator('strong', { hasText: 'hello' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 1, name: 'Hello from the sandbox' })).toBeVisible(
-    AGENT_WAIT,
-  );
   await expect(page.locator('.conversation-facts')).toContainText('Ready');
   await expect(page.locator('.conversation-facts')).toContainText('Waiting for your message');
 
@@ -106,9 +108,14 @@ test('a conversation started from Home shows the command, its output and the rep
 
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await expect(page.locator('.conversation-facts')).toContainText('Stopped');
-  await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
-  await expect(page.getByText('Start the conversation to send messages')).toBeVisible();
+  await expect(page.locator('.conversation-header').getByRole('button', { name: 'Start' })).toBeVisible();
+  const composer = page.getByRole('form', { name: 'Message the agent' });
+  await expect(composer.getByText('Start the conversation to send messages')).toBeVisible();
   await screenshot(page, 'conversation-stopped');
+
+  await composer.getByRole('button', { name: 'Start conversation' }).click();
+  await expect(page.locator('.conversation-facts')).toContainText('Running', AGENT_WAIT);
+  await expect(composer.getByText('Start the conversation to send messages')).toHaveCount(0);
   expect(agent.unplayed).toBe(0);
 });
 
@@ -130,7 +137,7 @@ test('in confirmation mode the agent waits for Confirm, and Alt+N rejects', asyn
 
   await confirmation.getByRole('button', { name: 'Confirm' }).click();
   const command = events.locator('.terminal').filter({ hasText: 'touch /tmp/x' });
-  await expect(command.locator('.terminal-body')).toContainText(/\n\/tmp\/x/, AGENT_WAIT);
+  await expect(command.locator('.terminal-body')).toHaveText(/ls \/tmp\/x\s+\/tmp\/x$/, AGENT_WAIT);
   await expect(command.getByText('exit 0')).toBeVisible();
 
   // The next call asks again; this time the keyboard answers.
@@ -163,6 +170,7 @@ test('the Conversations page renames in place and deletes after asking', async (
   await expect(page.getByText('No title contains “no such title”.')).toBeVisible();
   await page.getByLabel('Search by title').fill(id.slice(0, 5));
   await expect(list.getByRole('listitem')).toHaveCount(1);
+  await page.getByLabel('Search by title').fill('');
 
   await list.getByRole('button', { name: `Rename ${title}` }).click();
   const input = page.getByLabel(`New title for ${title}`);
@@ -172,8 +180,8 @@ test('the Conversations page renames in place and deletes after asking', async (
   await expect(input).toHaveAccessibleDescription('Required.');
   await input.fill('Renamed by the test');
   await input.press('Enter');
-  await page.getByLabel('Search by title').fill('');
   await expect(list.getByRole('link', { name: 'Renamed by the test' })).toBeVisible();
+  await expect(list.getByRole('button', { name: 'Rename Renamed by the test' })).toBeFocused();
   await screenshot(page, 'conversation-list');
 
   await list.getByRole('button', { name: 'Delete Renamed by the test' }).click();

@@ -103,7 +103,10 @@ describe.skipIf(unavailable !== null)('agent loop against a Docker sandbox and a
       secrets: { names: ['MY_TOKEN'], values: [SECRET] },
       config: {
         systemPrompt: 'You are a test agent.',
-        workspaceContext: { content: '<RUNTIME_INFORMATION>test</RUNTIME_INFORMATION>', extras: {} },
+        recall: {
+          workspace: () => ({ content: '<RUNTIME_INFORMATION>test</RUNTIME_INFORMATION>', extras: {} }),
+          knowledge: () => null,
+        },
         maxIterations: options.maxIterations ?? 50,
         maxBudgetPerTask: null,
         version: '1.0.0',

@@ -40,7 +40,9 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
   let llm: ScriptedLlm;
 
   beforeAll(async () => {
-    llm = await startScriptedLlm();
+    llm = await startScriptedLlm([], {
+      channels: [{ marker: '[dockhand:title]', step: { text: 'Scripted title' } }],
+    });
     service = await startSandboxService();
   });
 
@@ -143,11 +145,12 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
       (c) => c.agent_state === 'awaiting_user_input',
       'the agent to answer',
     );
-    expect(ready).toMatchObject({
-      status: 'RUNNING',
-      runtime_status: 'STATUS$READY',
-      title: `Conversation ${id.slice(0, 5)}`,
-    });
+    expect(ready).toMatchObject({ status: 'RUNNING', runtime_status: 'STATUS$READY' });
+    await until(
+      () => info(id),
+      (c) => c.title === 'Scripted title',
+      'the generated title',
+    );
     expect(Object.keys(ready).sort()).toEqual(
       [
         'agent_state',

@@ -67,10 +67,12 @@ export function systemAction(content: string, tools: unknown[], version: string)
   };
 }
 
-export function workspaceRecall(content: string, extras: Record<string, unknown>): NewEvent {
+/** A `recall` observation: the workspace context (first message) or triggered knowledge (`extras.recall_type`). */
+export function recallObservation(content: string, extras: Record<string, unknown>): NewEvent {
+  const knowledge = extras.recall_type === 'knowledge';
   return {
     source: 'environment',
-    message: 'Added workspace context',
+    message: knowledge ? 'Added microagent knowledge' : 'Added workspace context',
     observation: 'recall',
     content,
     extras: { recall_type: 'workspace_context', ...extras },

@@ -8,7 +8,7 @@ import {
   errorObservation,
   systemAction,
   userMessage,
-  workspaceRecall,
+  recallObservation,
 } from './agent-events';
 import { needsConfirmation, type ConfirmationSettings } from './confirmation-policy';
 import { LlmError } from './llm/llm-errors';
@@ -39,10 +39,18 @@ export interface StatusUpdate {
   retry_in_s?: number;
 }
 
+export interface Recall {
+  content: string;
+  extras: Record<string, unknown>;
+}
+
 export interface AgentLoopConfig extends ConfirmationSettings {
   systemPrompt: string;
-  /** The `<RUNTIME_INFORMATION>` text and its fields, recalled with the first user message. */
-  workspaceContext: { content: string; extras: Record<string, unknown> };
+  /** What is recalled with user messages: the workspace context with the first, triggered knowledge later. */
+  recall: {
+    workspace(firstMessage: string): Recall;
+    knowledge(message: string, history: V0Event[]): Recall | null;
+  };
   maxIterations: number;
   /** USD; null = no budget. */
   maxBudgetPerTask: number | null;
@@ -134,12 +142,11 @@ export class AgentLoop {
         this.budgetLimit = this.cost + this.deps.config.maxBudgetPerTask;
     }
     this.append(userMessage(content, imageUrls));
-    if (!this.recalled) {
-      this.recalled = true;
-      this.append(
-        workspaceRecall(this.deps.config.workspaceContext.content, this.deps.config.workspaceContext.extras),
-      );
-    }
+    const recall = this.recalled
+      ? this.deps.config.recall.knowledge(content, this.deps.events.after(this.deps.conversationId, -1))
+      : this.deps.config.recall.workspace(content);
+    if (recall) this.append(recallObservation(recall.content, recall.extras));
+    this.recalled = true;
     this.setState('running');
     this.kick();
   }

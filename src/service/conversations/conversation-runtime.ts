@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { rm } from 'node:fs/promises';
 import type Docker from 'dockerode';
-import { AgentLoop, type StatusUpdate } from '../agent/agent-loop';
+import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from '../agent/agent-loop';
+import { knowledgeInView, recallKnowledge } from '../agent/microagents/knowledge-recall';
+import { loadMicroagents, userMicroagentDirs } from '../agent/microagents/load-microagents';
+import { renderWorkspaceContext, type AppPort } from '../agent/microagents/workspace-context';
 import { FALLBACK_CONTEXT_WINDOW } from '../agent/condenser/condenser';
 import { createLlmClient } from '../agent/llm/llm-client';
+import { generateTitle } from '../agent/title';
 import { contextWindowOf } from '../agent/llm/model-table';
 import { llmTimingFromEnv } from '../agent/llm/retry-policy';
 import systemPrompt from '../agent/prompts/system-prompt.md?raw';
@@ -60,7 +64,8 @@ export interface RuntimeHooks {
 
 interface Workspace {
   shell: ShellSession;
-  files: EditorFiles;
+  files: SandboxFiles;
+  remove(path: string): Promise<unknown>;
   target: SandboxTarget;
   release: () => void;
 }
@@ -73,6 +78,7 @@ export class ConversationRuntime {
   private workspace: Workspace | null = null;
   private agent: AgentLoop | null = null;
   private readonly closing = new AbortController();
+  private titler: ((message: string) => Promise<string | null>) | null = null;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -96,28 +102,32 @@ export class ConversationRuntime {
     this.report(RUNTIME_STATUS.settingUpWorkspace, 'Setting up the workspace...');
     const secretEnv = await this.secretEnvironment();
     this.workspace = await this.openWorkspace(target, secretEnv);
-    await this.prepareRepository(this.workspace);
-    this.report(RUNTIME_STATUS.settingUpSkills, 'Loading tools...');
+    const repoDir = await this.prepareRepository(this.workspace);
+    this.report(RUNTIME_STATUS.settingUpSkills, 'Loading microagents...');
+    const recall = await this.recall(this.workspace, repoDir);
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
     const masker = new SecretMasker(this.ctx.secrets.values());
     const model = this.record.llmModel ?? settings.llm_model ?? '';
+    const llm = createLlmClient({
+      model,
+      apiKey: await this.ctx.secrets.get('llm_api_key'),
+      baseUrl: settings.llm_base_url || null,
+      signal: this.closing.signal,
+      timing: llmTimingFromEnv(process.env),
+    });
+    this.titler = (message) =>
+      generateTitle(llm, message, masker).then((generated) => generated?.title ?? null);
     this.agent = new AgentLoop({
       conversationId: this.record.id,
       events: this.events,
       masker,
-      llm: createLlmClient({
-        model,
-        apiKey: await this.ctx.secrets.get('llm_api_key'),
-        baseUrl: settings.llm_base_url || null,
-        signal: this.closing.signal,
-        timing: llmTimingFromEnv(process.env),
-      }),
+      llm,
       tools: new ToolRegistry(),
       toolContext: {
         shell: this.workspace.shell,
         editor: new Editor(
-          this.workspace.files,
+          withRemove(this.workspace.files, this.workspace.remove),
           new EditHistory(this.ctx.db, this.record.id),
           () => target.workingDir,
         ),
@@ -126,7 +136,7 @@ export class ConversationRuntime {
       secrets: { names: Object.keys(secretEnv), values: this.ctx.secrets.values() },
       config: {
         systemPrompt,
-        workspaceContext: this.workspaceContext(target),
+        recall,
         maxIterations: settings.max_iterations ?? DEFAULTS.max_iterations,
         maxBudgetPerTask: settings.max_budget_per_task ?? null,
         version: this.ctx.version,
@@ -140,6 +150,11 @@ export class ConversationRuntime {
       onStatus: (update) => this.hooks.status(update),
     });
     this.report(RUNTIME_STATUS.ready, 'The agent is ready.');
+  }
+
+  /** A title for the conversation from its first message (one model call; a cut message when it fails). */
+  async title(message: string): Promise<string | null> {
+    return this.titler ? this.titler(message) : null;
   }
 
   /** Stops the agent and closes the shell; the sandbox stays (it idles and is paused later). */
@@ -227,7 +242,8 @@ export class ConversationRuntime {
       await shell.start();
       return {
         shell,
-        files: withRemove(files, (p) => removeInContainer(container, p)),
+        files,
+        remove: (p: string) => removeInContainer(container, p),
         target,
         release: () => undefined,
       };
@@ -244,14 +260,14 @@ export class ConversationRuntime {
       kill: () => shell.close(),
     });
     const files = new LocalSandboxFiles();
-    return { shell, files: withRemove(files, (p) => rm(p, { force: true })), target, release };
+    return { shell, files, remove: (p) => rm(p, { force: true }), target, release };
   }
 
   /**
    * Clones the repository into the workspace with the provider token only in the clone's environment (a
    * credential helper hands it to git); without a repository the working directory becomes a git repository.
    */
-  private async prepareRepository(workspace: Workspace): Promise<void> {
+  private async prepareRepository(workspace: Workspace): Promise<string> {
     const target = workspace.target;
     const sandbox =
       target.kind === 'docker'
@@ -263,7 +279,7 @@ export class ConversationRuntime {
     const repository = this.record.selectedRepository;
     if (!repository) {
       await initEmptyWorkspace(sandbox.exec, target.workingDir);
-      return;
+      return target.workingDir;
     }
     const provider = (this.record.gitProvider ?? 'github') as GitProvider;
     const stored = await this.ctx.providerTokens.token(provider);
@@ -286,32 +302,49 @@ export class ConversationRuntime {
       });
       this.hooks.update({ selectedBranch: cloned.branch });
       await workspace.shell.execute({ command: `cd ${shellQuote(cloned.directory)}` });
+      return cloned.directory;
     } catch (error) {
       if (error instanceof CloneError) throw new StartFailure(error.statusId, error.message);
       throw error;
     }
   }
 
-  private workspaceContext(target: SandboxTarget): { content: string; extras: Record<string, unknown> } {
-    const date = new Date().toISOString().slice(0, 10);
-    const ports = [target.appPorts.WORKER_1, target.appPorts.WORKER_2];
-    const instructions = this.record.request.conversation_instructions;
-    const lines = [
-      '<RUNTIME_INFORMATION>',
-      `The working directory is ${target.workingDir}.`,
-      `For apps the user should open, use ports ${ports.join(' and ')}: bind 0.0.0.0; the user opens http://localhost:${ports[0]}.`,
-      `Today's date is ${date} (UTC).`,
-      '</RUNTIME_INFORMATION>',
-      ...(instructions ? ['<CONVERSATION_INSTRUCTIONS>', instructions, '</CONVERSATION_INSTRUCTIONS>'] : []),
-    ];
+  /** The app ports: where apps listen in the sandbox, and the URL the user opens (the published one if any). */
+  private appPorts(target: SandboxTarget): AppPort[] {
+    const exposed = this.ctx.sandboxes.find(target.sandboxId)?.exposed_urls ?? [];
+    return (['WORKER_1', 'WORKER_2'] as const).map((name) => {
+      const port = target.appPorts[name];
+      return { port, url: exposed.find((u) => u.name === name)?.url ?? `http://localhost:${port}` };
+    });
+  }
+
+  /** Microagents of the repository (or workspace), the user's folders and the built-ins; problems are reported, not fatal. */
+  private async recall(workspace: Workspace, repoDir: string): Promise<AgentLoopConfig['recall']> {
+    const { microagents, warnings } = await loadMicroagents({
+      files: workspace.files,
+      repoDir,
+      userDirs: userMicroagentDirs(),
+    });
+    for (const warning of warnings)
+      this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
+    const repository = this.record.selectedRepository
+      ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
+      : null;
+    const customSecrets = this.ctx.customSecrets.list();
     return {
-      content: lines.join('\n'),
-      extras: {
-        runtime_hosts: Object.fromEntries(ports.map((p) => [`http://localhost:${p}`, p])),
-        date,
-        working_dir: target.workingDir,
-        conversation_instructions: instructions ?? '',
-      },
+      workspace: (firstMessage) =>
+        renderWorkspaceContext({
+          repository,
+          microagents,
+          workingDir: repoDir,
+          appPorts: this.appPorts(workspace.target),
+          setupNote: null,
+          now: new Date(),
+          customSecrets,
+          conversationInstructions: this.record.request.conversation_instructions,
+          firstMessage,
+        }),
+      knowledge: (message, history) => recallKnowledge(message, microagents, knowledgeInView(history)),
     };
   }
 }

@@ -270,6 +270,7 @@ export class ConversationService {
 
   sendMessage(id: string, content: string, imageUrls: string[] = []): void {
     this.runningLoop(id).sendMessage(content, imageUrls);
+    this.nameAfter(id, content);
   }
 
   async userAction(id: string, action: UserActionRequest): Promise<void> {
@@ -306,6 +307,20 @@ export class ConversationService {
   }
 
   // ---- internals ----
+
+  /** Titles a conversation after its first user message, unless the user named it. */
+  private nameAfter(id: string, message: string): void {
+    const record = this.store.get(id);
+    const runtime = this.runtimes.get(id);
+    if (!record || !runtime || record.titleIsCustom || record.title !== `Conversation ${id.slice(0, 5)}`)
+      return;
+    void runtime.title(message).then((title) => {
+      const current = this.store.get(id);
+      if (!title || !current || current.titleIsCustom) return;
+      this.update(id, { title });
+      this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
+    });
+  }
 
   private runningLoop(id: string) {
     const record = this.require(id);
@@ -376,6 +391,7 @@ export class ConversationService {
       this.update(record.id, { status: 'RUNNING' });
       const message = first ? record.request.initial_user_msg : null;
       runtime.loop.start(message ? { content: message, imageUrls: record.request.image_urls } : undefined);
+      if (message) this.nameAfter(record.id, message);
     } catch (error) {
       if (this.runtimes.get(record.id) !== runtime) return;
       const statusId = error instanceof StartFailure ? error.statusId : RUNTIME_STATUS.error;

@@ -35,6 +35,11 @@ export interface ScriptedLlm {
 export interface ScriptedLlmOptions {
   /** Names served by `GET /v1/models` and `GET /api/tags`. */
   models?: string[];
+  /**
+   * Side channels (titles, condenser summaries), told apart by a marker in the request: a request containing
+   * `marker` is answered by `step` every time, without using the ordered steps of the agent.
+   */
+  channels?: { marker: string; step: ScriptedStep }[];
 }
 
 const FORMATS: Partial<Record<ScriptedApi, WireFormat>> = {
@@ -150,7 +155,8 @@ export async function startScriptedLlm(
       includeUsage:
         (request.body?.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
     };
-    const step = queue.shift();
+    const channel = options.channels?.find((c) => request.rawBody.includes(c.marker));
+    const step = channel ? channel.step : queue.shift();
     if (step === undefined) {
       await play(
         res,

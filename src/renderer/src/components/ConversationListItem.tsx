@@ -52,17 +52,24 @@ function RenameForm({ conversation, onDone }: { conversation: ConversationInfo; 
 }
 
 type Mode = 'view' | 'rename' | 'delete';
+type Action = Exclude<Mode, 'view'>;
 
 /** A conversation in the full list, renamed in place or deleted after a question. */
 export function ConversationListItem({ conversation }: { conversation: ConversationInfo }) {
   const [mode, setMode] = useState<Mode>('view');
+  // Back from renaming or from the question, focus returns to the button that started it.
+  const [returnTo, setReturnTo] = useState<Action | null>(null);
   const remove = useDeleteConversation();
   const { title } = conversation;
+  const back = (from: Action) => {
+    setMode('view');
+    setReturnTo(from);
+  };
 
   if (mode === 'rename') {
     return (
       <li className="conversation-item">
-        <RenameForm conversation={conversation} onDone={() => setMode('view')} />
+        <RenameForm conversation={conversation} onDone={() => back('rename')} />
       </li>
     );
   }
@@ -97,6 +104,7 @@ export function ConversationListItem({ conversation }: { conversation: Conversat
             type="button"
             className="button-secondary button-small"
             aria-label={`Rename ${title}`}
+            autoFocus={returnTo === 'rename'}
             onClick={() => setMode('rename')}
           >
             Rename
@@ -105,6 +113,7 @@ export function ConversationListItem({ conversation }: { conversation: Conversat
             type="button"
             className="button-secondary button-small"
             aria-label={`Delete ${title}`}
+            autoFocus={returnTo === 'delete'}
             onClick={() => setMode('delete')}
           >
             Delete

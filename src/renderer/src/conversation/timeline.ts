@@ -24,6 +24,8 @@ export interface CommandRow extends ToolRow {
   source: string;
   output: string | null;
   exitCode: number | null;
+  /** Where the command ran, when its result says. */
+  workingDir: string | null;
 }
 
 export interface EditRow extends ToolRow {
@@ -131,6 +133,7 @@ function actionRow(event: V0Event): TimelineRow | null {
         source: event.source,
         output: null,
         exitCode: null,
+        workingDir: null,
       };
     case 'edit':
       return {
@@ -151,9 +154,25 @@ function actionRow(event: V0Event): TimelineRow | null {
   }
 }
 
-function exitCodeOf(event: V0Event): number | null {
-  const metadata = event.extras?.metadata as { exit_code?: unknown } | undefined;
-  return typeof metadata?.exit_code === 'number' ? metadata.exit_code : null;
+/** Lines the shell adds for the model that the command block shows in its own way (exit code, directory). */
+const ANNOTATION =
+  /^\[(The command completed with exit code -?\d+\.|Current working directory: .*|Python interpreter: .*)\]$/;
+
+/** A command's output without the trailing annotations written for the model. */
+export function commandOutput(content: string): string {
+  const lines = content.split('\n');
+  while (lines.length > 0 && (ANNOTATION.test(lines.at(-1) ?? '') || lines.at(-1)?.trim() === ''))
+    lines.pop();
+  return lines.join('\n');
+}
+
+function runResult(event: V0Event) {
+  const metadata = event.extras?.metadata as { exit_code?: unknown; working_dir?: unknown } | undefined;
+  return {
+    output: commandOutput(event.content ?? ''),
+    exitCode: typeof metadata?.exit_code === 'number' ? metadata.exit_code : null,
+    workingDir: typeof metadata?.working_dir === 'string' ? metadata.working_dir : null,
+  };
 }
 
 /** Puts an observation into the row of the action it answers; false when it belongs to none. */
@@ -165,8 +184,7 @@ function answer(row: TimelineRow | undefined, event: V0Event): boolean {
   } else if (event.observation === 'user_rejected') {
     row.rejected = true;
   } else if (row.kind === 'command' && event.observation === 'run') {
-    row.output = content;
-    row.exitCode = exitCodeOf(event);
+    Object.assign(row, runResult(event));
   } else if (row.kind === 'edit' && event.observation === 'edit') {
     row.output = content;
     row.diff = typeof event.extras?.diff === 'string' ? event.extras.diff : null;
@@ -195,8 +213,7 @@ function observationRow(event: V0Event): TimelineRow | null {
         risk: undefined,
         error: null,
         rejected: false,
-        output: content,
-        exitCode: exitCodeOf(event),
+        ...runResult(event),
       };
     case 'user_rejected':
       return { ...base, kind: 'note', text: 'You rejected the action.' };

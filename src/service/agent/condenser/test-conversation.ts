@@ -1,5 +1,5 @@
 import type { NewEvent, V0Event } from '../../../shared/api/events';
-import { agentStateChanged, systemAction, userMessage, workspaceRecall } from '../agent-events';
+import { agentStateChanged, systemAction, userMessage, recallObservation } from '../agent-events';
 import type { CallMetadata } from '../message-builder';
 import { executeBashTool } from '../tools/execute-bash';
 
@@ -23,7 +23,7 @@ export function startConversation(append: AppendEvent, task = 'Make the tests pa
   append(systemAction('You are a coding agent.', [], 'test'));
   append(agentStateChanged('running'));
   append(userMessage(task));
-  append(workspaceRecall('<RUNTIME_INFORMATION>The working directory is /workspace/project.', {}));
+  append(recallObservation('<RUNTIME_INFORMATION>The working directory is /workspace/project.', {}));
 }
 
 function callMetadata(command: string, responseId: string, callId: string, calls: number): CallMetadata {

@@ -31,7 +31,7 @@ export function Composer({ conversation }: { conversation: ConversationInfo }) {
             disabled={start.isPending}
             onClick={() => start.mutate(undefined, { onSuccess: () => send.reset() })}
           >
-            {start.isPending ? 'Starting…' : 'Start'}
+            {start.isPending ? 'Starting…' : 'Start conversation'}
           </button>
         </Notice>
       )}

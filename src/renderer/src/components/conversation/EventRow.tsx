@@ -72,7 +72,10 @@ function Command({ row }: { row: CommandRow }) {
       <Thought text={row.thought} />
       <div className="terminal">
         <div className="terminal-head">
-          <span>{row.source === 'user' ? 'Your command' : 'Command'}</span>
+          <span>
+            {row.source === 'user' ? 'Your command' : 'Command'}
+            {row.workingDir && <span className="terminal-cwd"> in {row.workingDir}</span>}
+          </span>
           <RiskBadge risk={row.risk} />
           <Outcome row={row} exitCode={row.exitCode} />
         </div>

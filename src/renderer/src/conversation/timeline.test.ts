@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { buildTimeline, commandOutput, lastAgentState, pendingAction } from './timeline';
+import { event, stateChanged } from './test-events';
+
+const call = (id: string) => ({ tool_call_id: id, function_name: 'execute_bash' });
+
+function runAction(id: number, command: string, confirmation: string, callId: string, risk = 1) {
+  return event(id, {
+    action: 'run',
+    message: `Running command: ${command}`,
+    args: { command, thought: '', confirmation_state: confirmation, security_risk: risk, hidden: false },
+    tool_call_metadata: call(callId),
+  });
+}
+
+function runObservation(id: number, cause: number, content: string, exitCode: number) {
+  return event(id, {
+    observation: 'run',
+    content,
+    cause,
+    extras: { command: 'x', metadata: { exit_code: exitCode, working_dir: '/workspace/project' } },
+  });
+}
+
+describe('buildTimeline', () => {
+  it('folds command output into its command and hides bookkeeping events', () => {
+    const rows = buildTimeline([
+      event(0, { action: 'system', args: { content: 'You are…' } }),
+      stateChanged(1, 'loading'),
+      event(2, { source: 'user', action: 'message', args: { content: 'list files' } }),
+      stateChanged(3, 'running'),
+      event(4, { source: 'environment', observation: 'recall', content: '', extras: {} }),
+      runAction(5, 'ls', 'confirmed', 'call_1', 0),
+      runObservation(
+        6,
+        5,
+        'a.txt\n[The command completed with exit code 0.]\n[Current working directory: /workspace/project]\n[Python interpreter: /usr/bin/python3]',
+        0,
+      ),
+      event(7, { action: 'message', args: { content: 'There is **a.txt**.' } }),
+      stateChanged(8, 'awaiting_user_input'),
+    ]);
+    expect(rows).toEqual([
+      { key: 'e2', id: 2, kind: 'message', source: 'user', text: 'list files' },
+      {
+        key: 'e5',
+        id: 5,
+        kind: 'command',
+        command: 'ls',
+        source: 'agent',
+        thought: '',
+        confirmation: 'confirmed',
+        risk: 0,
+        error: null,
+        rejected: false,
+        output: 'a.txt',
+        exitCode: 0,
+        workingDir: '/workspace/project',
+      },
+      { key: 'e7', id: 7, kind: 'message', source: 'agent', text: 'There is **a.txt**.' },
+    ]);
+  });
+
+  it('shows an edit with its diff, a collapsed thought and a read', () => {
+    const rows = buildTimeline([
+      event(0, { action: 'think', args: { thought: 'check first' } }),
+      event(1, { action: 'read', args: { path: '/workspace/project/a.py', thought: '' } }),
+      event(2, { observation: 'read', content: 'print(1)', cause: 1, extras: {} }),
+      event(3, {
+        action: 'edit',
+        args: { path: '/workspace/project/a.py', command: 'str_replace', thought: '' },
+      }),
+      event(4, { observation: 'edit', content: 'edited', cause: 3, extras: { diff: '@@ -1 +1 @@\n-1\n+2' } }),
+      event(5, { observation: 'think', content: 'Your thought has been logged.', cause: 0 }),
+    ]);
+    expect(rows.map((row) => row.kind)).toEqual(['think', 'read', 'edit']);
+    expect(rows[1]).toMatchObject({ kind: 'read', path: '/workspace/project/a.py', output: 'print(1)' });
+    expect(rows[2]).toMatchObject({ kind: 'edit', operation: 'str_replace', diff: '@@ -1 +1 @@\n-1\n+2' });
+  });
+
+  it('shows a confirmed action once, in its confirmed form, and marks a rejected one', () => {
+    const rows = buildTimeline([
+      runAction(0, 'touch /tmp/x', 'awaiting_confirmation', 'call_1'),
+      stateChanged(1, 'awaiting_user_confirmation'),
+      runAction(2, 'touch /tmp/x', 'confirmed', 'call_1'),
+      runObservation(3, 2, '', 0),
+      runAction(4, 'rm /tmp/x', 'awaiting_confirmation', 'call_2'),
+      runAction(5, 'rm /tmp/x', 'rejected', 'call_2'),
+      event(6, { observation: 'user_rejected', content: 'Action has been rejected by the user!', cause: 5 }),
+    ]);
+    expect(rows.map((row) => [row.id, row.kind])).toEqual([
+      [2, 'command'],
+      [5, 'command'],
+    ]);
+    expect(rows[1]).toMatchObject({ confirmation: 'rejected', rejected: true });
+  });
+
+  it('attaches the error that says why a call did not run to that call', () => {
+    const rows = buildTimeline([
+      runAction(0, 'sleep 100', 'confirmed', 'call_9'),
+      stateChanged(1, 'stopped'),
+      event(2, {
+        observation: 'error',
+        content: 'Stop button pressed. The action has not been executed.',
+        tool_call_metadata: call('call_9'),
+      }),
+      event(3, { observation: 'error', content: 'The model failed' }),
+    ]);
+    expect(rows).toMatchObject([
+      { kind: 'command', error: 'Stop button pressed. The action has not been executed.' },
+      { kind: 'state', state: 'stopped' },
+      { kind: 'error', text: 'The model failed' },
+    ]);
+  });
+
+  it('marks only state changes that interrupt the work, once each', () => {
+    const rows = buildTimeline([
+      stateChanged(0, 'running'),
+      stateChanged(1, 'paused'),
+      stateChanged(2, 'paused'),
+      stateChanged(3, 'running'),
+      stateChanged(4, 'paused'),
+      stateChanged(5, 'error', 'Agent reached maximum iteration.'),
+      stateChanged(6, 'awaiting_user_input'),
+    ]);
+    expect(rows.map((row) => (row.kind === 'state' ? [row.state, row.reason] : null))).toEqual([
+      ['paused', ''],
+      ['paused', ''],
+      ['error', 'Agent reached maximum iteration.'],
+    ]);
+  });
+
+  it('skips hidden commands and empty messages, and notes unknown kinds by their message', () => {
+    const rows = buildTimeline([
+      event(0, { action: 'run', args: { command: 'setup', hidden: true } }),
+      event(1, { action: 'message', args: { content: '  ' } }),
+      event(2, { observation: 'task_tracking', message: 'Updated the task list', content: '' }),
+    ]);
+    expect(rows).toEqual([{ key: 'e2', id: 2, kind: 'note', text: 'Updated the task list' }]);
+  });
+});
+
+describe('commandOutput', () => {
+  it('keeps everything but the trailing annotations for the model', () => {
+    expect(commandOutput('x\n[Command timed out]\n[The command completed with exit code 1.]')).toBe(
+      'x\n[Command timed out]',
+    );
+    expect(commandOutput('\n[The command completed with exit code 0.]')).toBe('');
+  });
+});
+
+describe('lastAgentState and pendingAction', () => {
+  it('read the latest state and the action waiting for confirmation', () => {
+    const asked = runAction(3, 'rm -rf /tmp/y', 'awaiting_confirmation', 'call_3', 2);
+    const events = [stateChanged(0, 'running'), runAction(1, 'ls', 'confirmed', 'call_1'), asked];
+    expect(lastAgentState([...events, stateChanged(4, 'awaiting_user_confirmation')])).toBe(
+      'awaiting_user_confirmation',
+    );
+    expect(pendingAction(events)).toBe(asked);
+    expect(pendingAction([...events, runAction(5, 'rm -rf /tmp/y', 'confirmed', 'call_3')])).toBeNull();
+    expect(lastAgentState([])).toBeNull();
+  });
+});
