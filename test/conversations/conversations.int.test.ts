@@ -107,6 +107,17 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     expect((await service.api('GET', '/api/conversations?limit=0')).json).toMatchObject({
       detail: [{ type: 'greater_than_equal' }],
     });
+    await service.api('POST', '/api/settings', {
+      body: { llm_model: 'ollama/text-only-model', llm_base_url: llm.baseUrl },
+    });
+    const image = await post({ image_urls: ['https://example.invalid/cat.png'], initial_user_msg: 'look' });
+    expect(image.status).toBe(400);
+    expect(image.json).toEqual({
+      detail: 'Model does not support image upload, change to a different model or try without an image.',
+    });
+    await service.api('POST', '/api/settings', {
+      body: { llm_model: 'openai/gpt-4o', llm_base_url: llm.baseUrl },
+    });
     expect((await service.api('GET', '/api/conversations/unknown123')).json).toEqual({
       detail: 'Conversation unknown123 not found',
     });

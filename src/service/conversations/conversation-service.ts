@@ -17,7 +17,13 @@ import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { sandboxKey } from '../sandbox/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
-import type { ConversationRecord, ConversationStore } from './conversation-store';
+import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
+import { assertImagesSupported, ImagesNotSupportedError } from '../agent/images';
+import {
+  createMicroagentPrompt,
+  suggestedTaskPrompt,
+  UnsupportedProviderError,
+} from '../agent/prompts/task-prompts';
 
 /** Agent states in which a conversation may be stopped to make room for another. */
 const IDLE_STATES = new Set([
@@ -161,6 +167,7 @@ export class ConversationService {
     options: CreateOptions = { version: 'V0' },
   ): Promise<ConversationRecord> {
     await this.checkStartable(options.llmModel);
+    const start = this.startingText(request, options.llmModel);
     const id = request.conversation_id ?? randomUUID().replaceAll('-', '');
     if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
     const repository =
@@ -202,11 +209,7 @@ export class ConversationService {
       sandboxId: options.sandboxId ?? null,
       parentConversationId: options.parentId ?? null,
       llmModel: options.llmModel ?? null,
-      request: {
-        initial_user_msg: request.initial_user_msg ?? null,
-        image_urls: request.image_urls ?? [],
-        conversation_instructions: request.conversation_instructions ?? null,
-      },
+      request: start,
       createdAt: now,
       lastUpdatedAt: now,
     };
@@ -307,6 +310,34 @@ export class ConversationService {
   }
 
   // ---- internals ----
+
+  /**
+   * The first message and instructions: a suggested task's prompt replaces the message; a create_microagent
+   * prompt is both. Images need a vision model (400 otherwise, as OpenHands clients expect).
+   */
+  private startingText(request: ConversationCreateRequest, modelOverride?: string | null): StartRequest {
+    const model = modelOverride || this.ctx.settings.stored()?.llm_model || '';
+    const images = request.image_urls ?? [];
+    try {
+      assertImagesSupported(images, model);
+      const task = request.suggested_task;
+      const microagent = request.create_microagent;
+      const provider = request.git_provider ?? task?.git_provider ?? microagent?.git_provider ?? null;
+      const taskPrompt = task ? suggestedTaskPrompt(task, provider) : null;
+      const microagentPrompt = microagent ? createMicroagentPrompt(microagent, provider ?? 'github') : null;
+      const message = [microagentPrompt ?? taskPrompt, request.initial_user_msg].filter(Boolean).join('\n\n');
+      const instructions = [request.conversation_instructions, microagentPrompt].filter(Boolean).join('\n\n');
+      return {
+        initial_user_msg: message || null,
+        image_urls: images,
+        conversation_instructions: instructions || null,
+      };
+    } catch (error) {
+      if (error instanceof ImagesNotSupportedError || error instanceof UnsupportedProviderError)
+        throw httpError(400, error.message);
+      throw error;
+    }
+  }
 
   /** Titles a conversation after its first user message, unless the user named it. */
   private nameAfter(id: string, message: string): void {

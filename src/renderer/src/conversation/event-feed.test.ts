@@ -40,7 +40,7 @@ function harness(pages: (startId: number) => EventPage | Error) {
   const fetched: number[] = [];
   const stream = new FakeStream();
   let waits = 0;
-  let stop = () => undefined as void;
+  let stop: () => void = () => undefined;
   stop = followEvents(
     {
       openStream: (after) => {
