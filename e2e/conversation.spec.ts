@@ -161,6 +161,11 @@ test('the Conversations page renames in place and deletes after asking', async (
   const title = `Conversation ${id.slice(0, 5)}`;
 
   await page.goto(svc.link);
+  const recent = page.getByRole('list', { name: 'Recent conversations' });
+  await expect(recent.getByRole('listitem')).toHaveCount(3);
+  await expect(recent.getByRole('listitem').first()).toContainText(title);
+  await screenshot(page, 'conversation-home-recent');
+
   await page.getByRole('link', { name: 'Conversations', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Conversations' })).toBeVisible();
   const list = page.getByRole('list', { name: 'Conversations' });
