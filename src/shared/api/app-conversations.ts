@@ -18,7 +18,7 @@ export const AppConversationStartRequest = z.strictObject({
   conversation_id: ConversationId.nullable().optional(),
   initial_message: InitialMessage.nullable().optional(),
   system_message_suffix: z.string().max(50_000).nullable().optional(),
-  processors: z.array(z.never()).nullable().optional(),
+  processors: z.array(z.unknown()).max(0).nullable().optional(),
   llm_model: z.string().nullable().optional(),
   selected_repository: z.string().min(1).max(200).nullable().optional(),
   selected_branch: z.string().min(1).max(255).nullable().optional(),
@@ -58,7 +58,15 @@ export const AppConversationStartTask = z.object({
 });
 export type AppConversationStartTask = z.infer<typeof AppConversationStartTask>;
 
-export const EXECUTION_STATUSES = ['idle', 'running', 'paused', 'waiting_for_confirmation', 'finished', 'error', 'stuck'] as const;
+export const EXECUTION_STATUSES = [
+  'idle',
+  'running',
+  'paused',
+  'waiting_for_confirmation',
+  'finished',
+  'error',
+  'stuck',
+] as const;
 
 export const AppConversation = z.object({
   id: z.string(),
@@ -93,7 +101,9 @@ export const AppConversationSearchQuery = z.object({
   updated_at__lt: datetime.optional(),
   sandbox_id__eq: z.string().optional(),
   include_sub_conversations: laxBool().default(false),
-  sort_order: z.enum(['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC', 'TITLE', 'TITLE_DESC']).default('CREATED_AT_DESC'),
+  sort_order: z
+    .enum(['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC', 'TITLE', 'TITLE_DESC'])
+    .default('CREATED_AT_DESC'),
   page_id: z.string().optional(),
   limit: pageLimit(100),
 });
@@ -102,7 +112,9 @@ export type AppConversationSearchQuery = z.infer<typeof AppConversationSearchQue
 export const StartTaskSearchQuery = z.object({
   conversation_id__eq: z.string().optional(),
   created_at__gte: datetime.optional(),
-  sort_order: z.enum(['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC']).default('CREATED_AT_DESC'),
+  sort_order: z
+    .enum(['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC'])
+    .default('CREATED_AT_DESC'),
   page_id: z.string().optional(),
   limit: pageLimit(100),
 });

@@ -44,10 +44,7 @@ export function appConversationRoutes(app: AppConversations): RouteSpec[] {
         'Start an app conversation and stream the start task as a JSON array of snapshots until READY or ERROR',
       body: AppConversationStartRequest,
       responses: {
-        200: {
-          description: 'A streamed JSON array of start tasks',
-          schema: z.array(AppConversationStartTask),
-        },
+        200: { description: 'A streamed JSON array of start task snapshots (AppConversationStartTask)' },
         422: INVALID,
       },
       handler: ({ body, res }) => {

@@ -238,11 +238,12 @@ describe.each(kinds)('ShellSession over the $name transport', (kind) => {
 
   test('Stop sends SIGINT to the foreground group when C-c is not a signal', async () => {
     const { session, sandbox } = await open();
-    // ISIG off: the TTY passes C-c through as a byte, so only `kill -INT -<pgid>` ends this.
-    const command =
-      'python3 -c "import termios,time; a=termios.tcgetattr(0); a[3]&=~termios.ISIG; termios.tcsetattr(0,termios.TCSANOW,a); time.sleep(1000)"';
+    // ISIG off: the TTY passes C-c through as a byte, so only `kill -INT -<pgid>` ends this. The marker file
+    // says ISIG is off; C-c sent before that would end the program as a KeyboardInterrupt instead.
+    const marker = `/tmp/dockhand-isig-off-${process.pid}-${Date.now()}`;
+    const command = `python3 -c "import termios,time; a=termios.tcgetattr(0); a[3]&=~termios.ISIG; termios.tcsetattr(0,termios.TCSANOW,a); open('${marker}','w').close(); time.sleep(1000)"`;
     const running = session.execute({ command });
-    await waitForProcess(sandbox.transport, 'pytho[n]3 -c import termios');
+    await waitUntil(marker, async () => (await sandbox.transport.run(`test -e ${marker}`)).exitCode === 0);
     const stopped = await session.interrupt();
     expect(await running).toBe(stopped);
     expect(stopped).toMatchObject({ outcome: 'interrupted', exit_code: 130 });
