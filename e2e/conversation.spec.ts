@@ -152,6 +152,45 @@ test('in confirmation mode the agent waits for Confirm, and Alt+N rejects', asyn
   expect(agent.unplayed).toBe(0);
 });
 
+test('Pause holds the agent between commands and Resume lets it go on', async ({ page }) => {
+  await saveSettings(false);
+  agent.say(
+    {
+      toolCalls: [
+        { name: 'execute_bash', args: { command: 'sleep 3 && echo slept', security_risk: 'LOW' } },
+        { name: 'execute_bash', args: { command: 'echo resumed', security_risk: 'LOW' } },
+      ],
+    },
+    { text: 'Both commands ran.' },
+  );
+  await startFromHome(page, 'Sleep, then echo');
+
+  const facts = page.locator('.conversation-facts');
+  const events = page.getByRole('region', { name: 'Conversation events' });
+  await expect(events.locator('.terminal').filter({ hasText: 'sleep 3' })).toContainText(
+    'Running…',
+    AGENT_WAIT,
+  );
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(facts).toContainText('Paused');
+  await expect(events.getByRole('separator', { name: 'Agent Paused' })).toBeVisible();
+  // The running command finishes; the queued one waits.
+  const sleep = events.locator('.terminal').filter({ hasText: 'sleep 3' });
+  await expect(sleep.locator('.terminal-body')).toHaveText(/slept\s+slept$/, AGENT_WAIT);
+  await expect(sleep.getByText('exit 0')).toBeVisible();
+  await expect(events.locator('.terminal').filter({ hasText: 'echo resumed' })).toHaveCount(0);
+  await screenshot(page, 'conversation-paused');
+
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(events.locator('.terminal').filter({ hasText: 'echo resumed' })).toContainText(
+    'exit 0',
+    AGENT_WAIT,
+  );
+  await expect(events.getByText('Both commands ran.')).toBeVisible(AGENT_WAIT);
+  await expect(facts).toContainText('Waiting for your message');
+  expect(agent.unplayed).toBe(0);
+});
+
 test('the Conversations page renames in place and deletes after asking', async ({ page }) => {
   const { service: svc } = running();
   await saveSettings(false);
@@ -162,7 +201,7 @@ test('the Conversations page renames in place and deletes after asking', async (
 
   await page.goto(svc.link);
   const recent = page.getByRole('list', { name: 'Recent conversations' });
-  await expect(recent.getByRole('listitem')).toHaveCount(3);
+  await expect(recent.getByRole('listitem')).toHaveCount(4);
   await expect(recent.getByRole('listitem').first()).toContainText(title);
   await screenshot(page, 'conversation-home-recent');
 

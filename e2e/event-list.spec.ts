@@ -1,3 +1,4 @@
+import type { V0Event } from '../src/shared/api/events';
 import { screenshot } from './support/screenshots';
 import {
   conversationInfo,
@@ -6,6 +7,58 @@ import {
   syntheticEvents,
 } from './support/synthetic-conversation';
 import { expect, test } from './support/test';
+
+/** After the rounds: a thought, a file edit with its diff, and a failure, to see each kind of row. */
+function lastKinds(firstId: number): V0Event[] {
+  const stamp = '2025-11-28T16:20:00.000Z';
+  const path = '/workspace/project/hello.py';
+  const diff = `--- ${path}\n+++ ${path}\n@@ -1,2 +1,2 @@\n import sys\n-print("hello")\n+print("hello, world")\n`;
+  return [
+    {
+      id: firstId,
+      timestamp: stamp,
+      source: 'agent',
+      message: '',
+      action: 'think',
+      args: { thought: 'Check the greeting' },
+    },
+    {
+      id: firstId + 1,
+      timestamp: stamp,
+      source: 'agent',
+      message: `Editing file: ${path}`,
+      action: 'edit',
+      args: { path, command: 'str_replace', thought: 'The greeting should name the world.' },
+    },
+    {
+      id: firstId + 2,
+      timestamp: stamp,
+      source: 'agent',
+      message: `I edited the file ${path}.`,
+      observation: 'edit',
+      content: 'The file was edited.',
+      cause: firstId + 1,
+      extras: { path, diff },
+    },
+    {
+      id: firstId + 3,
+      timestamp: stamp,
+      source: 'agent',
+      message: 'The model failed',
+      observation: 'error',
+      content: 'Agent reached maximum iteration. Current iteration: 500, max iteration: 500',
+    },
+    {
+      id: firstId + 4,
+      timestamp: stamp,
+      source: 'environment',
+      message: '',
+      observation: 'agent_state_changed',
+      content: '',
+      extras: { agent_state: 'error', reason: 'maximum iteration reached' },
+    },
+  ];
+}
 
 const HOSTILE = [
   'Look: <img src="x" onerror="window.hacked = 1"> and <script>window.hacked = 2</script>',
@@ -18,8 +71,9 @@ test('10 000 streamed events stay windowed, follow the end, and jump back after 
   service,
 }) => {
   const id = 'synthetic-10k';
-  const events = syntheticEvents(2500, HOSTILE);
-  expect(events).toHaveLength(10_000);
+  const rounds = syntheticEvents(2499, HOSTILE);
+  const events = [...rounds, ...lastKinds(rounds.length)];
+  expect(events.length).toBeGreaterThanOrEqual(10_000);
   await routeConversation(page, conversationInfo(id, 'Ten thousand events'));
   let streams = 0;
   await page.route(
@@ -36,7 +90,13 @@ test('10 000 streamed events stay windowed, follow the end, and jump back after 
   await page.evaluate((hash) => (window.location.hash = hash), `#/conversations/${id}`);
   const list = page.getByRole('region', { name: 'Conversation events' });
   await expect(page.getByRole('heading', { level: 1, name: 'Ten thousand events' })).toBeVisible();
-  await expect(list.getByText('Reply number 2499')).toBeVisible();
+  await expect(list.getByText('Agent: Stopped by an error — maximum iteration reached')).toBeVisible();
+  await expect(list.locator('.diff-added')).toHaveText('+print("hello, world")');
+  await expect(list.locator('.diff-removed')).toHaveText('-print("hello")');
+  await expect(list.getByText('Agent reached maximum iteration.', { exact: false })).toBeVisible();
+  await expect(list.getByText('Check the greeting')).toBeHidden();
+  await list.getByText('Thought', { exact: true }).click();
+  await expect(list.getByText('Check the greeting')).toBeVisible();
   const rendered = await list.locator('.vlog-row').count();
   expect(rendered).toBeGreaterThan(0);
   expect(rendered).toBeLessThan(100);
@@ -47,7 +107,7 @@ test('10 000 streamed events stay windowed, follow the end, and jump back after 
   const jump = page.getByRole('button', { name: /Jump to latest/ });
   await expect(jump).toBeVisible();
   await expect(list.getByText('Look:')).toBeVisible();
-  await expect(list.getByText('Reply number 2499')).toHaveCount(0);
+  await expect(list.getByText('Reply number 2498')).toHaveCount(0);
 
   // Markup in a message is text: nothing runs, no element is made from it, only the http(s) link is a link.
   await expect(list.getByText('<img src="x" onerror="window.hacked = 1">', { exact: false })).toBeVisible();
@@ -61,7 +121,7 @@ test('10 000 streamed events stay windowed, follow the end, and jump back after 
   await screenshot(page, 'conversation-10k-top');
 
   await jump.click();
-  await expect(list.getByText('Reply number 2499')).toBeVisible();
+  await expect(list.getByText('Reply number 2498')).toBeVisible();
   await expect(jump).toHaveCount(0);
 });
 

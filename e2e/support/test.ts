@@ -8,7 +8,7 @@ export const KEY_STORAGE = 'dockhand.sessionApiKey';
 interface Fixtures {
   /** How the test's service runs; change it with `test.use({ serviceOptions })`. */
   serviceOptions: ServiceOptions;
-  /** A fresh headless service with an empty data folder, stopped with SIGTERM after the test. */
+  /** A fresh headless service with an empty data folder, stopped with SIGTERM after the test (and the page). */
   service: DockhandService;
   /** Set by tests that provoke Content-Security-Policy violations on purpose. */
   expectCspViolations: boolean;
@@ -19,11 +19,14 @@ interface Fixtures {
 export const test = base.extend<Fixtures>({
   serviceOptions: [{ secrets: 'file' }, { option: true }],
   expectCspViolations: [false, { option: true }],
-  service: async ({ serviceOptions }, use) => {
+  service: async ({ serviceOptions, page }, use, testInfo) => {
     const service = await startService(serviceOptions);
     try {
       await use(service);
     } finally {
+      // An open page keeps polling, and `dockhand serve` waits for busy connections when it stops. After
+      // a failure the page stays as it was, for the screenshot and the trace.
+      if (testInfo.status === testInfo.expectedStatus) await page.goto('about:blank');
       await service.stop();
     }
   },

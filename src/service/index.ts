@@ -14,6 +14,7 @@ import { attachSocketServer } from './events/socket-server';
 import { createApp } from './http/app';
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
+import { conversationWorkspaceRoutes } from './routes/v0/conversation-workspace';
 import type { RouteSpec } from './http/routes';
 import { type ProviderApiBase, publicApiBase } from './git/provider-api';
 import { ProviderTokenService } from './git/provider-tokens';
@@ -21,6 +22,7 @@ import { DEFAULT_PORT, listenOnLoopback } from './listen';
 import { createLogger } from './logger';
 import { serverRoutes } from './routes/server';
 import { optionsRoutes } from './routes/v0/options';
+import { gitRoutes } from './routes/v0/git';
 import { secretsRoutes } from './routes/v0/secrets';
 import { settingsRoutes } from './routes/v0/settings';
 import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
@@ -166,10 +168,12 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ),
     ...settingsRoutes(context),
     ...secretsRoutes(context),
+    ...gitRoutes(context),
     ...optionsRoutes(context),
     ...sandboxesRoutes(context),
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
+    ...conversationWorkspaceRoutes(context, conversations),
     ...conversationStreamRoutes(conversations, events),
     ...appConversationRoutes(appConversations),
     ...v1EventRoutes(db),
@@ -210,7 +214,9 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     port,
     context,
     close: async () => {
-      await sockets.close();
+      // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
+      sockets.disconnectSockets(true);
+      sockets.engine.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {

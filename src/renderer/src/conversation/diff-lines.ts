@@ -1,15 +1,12 @@
-export type DiffLineKind = 'file' | 'hunk' | 'added' | 'removed' | 'context' | 'note';
+export type DiffLineKind = 'hunk' | 'added' | 'removed' | 'context' | 'note';
 
 export interface DiffLine {
   kind: DiffLineKind;
   text: string;
 }
 
-const SEPARATOR = /^={3,}$/;
-
-function kindOf(line: string, inHunk: boolean): DiffLineKind {
+function kindOf(line: string): DiffLineKind {
   if (line.startsWith('@@')) return 'hunk';
-  if (!inHunk) return 'file';
   if (line.startsWith('+')) return 'added';
   if (line.startsWith('-')) return 'removed';
   if (line.startsWith('\\')) return 'note';
@@ -17,18 +14,12 @@ function kindOf(line: string, inHunk: boolean): DiffLineKind {
 }
 
 /**
- * The lines of a unified diff, each with its kind for coloring. Lines before the first hunk are the file
- * header (`Index:`, `---`, `+++`); the `====` rule `diff` writes under `Index:` is left out.
+ * The lines of a unified diff from its first hunk on, each with its kind for coloring. The file header
+ * before it (`Index:`, `---`, `+++`) is left out: the view names the file itself.
  */
 export function diffLines(diff: string): DiffLine[] {
   const lines = diff.replace(/\n$/, '').split('\n');
-  const result: DiffLine[] = [];
-  let inHunk = false;
-  for (const line of lines) {
-    if (line.startsWith('Index: ')) inHunk = false;
-    else if (line.startsWith('@@')) inHunk = true;
-    if (!inHunk && SEPARATOR.test(line)) continue;
-    result.push({ kind: kindOf(line, inHunk), text: line });
-  }
-  return result;
+  const firstHunk = lines.findIndex((line) => line.startsWith('@@'));
+  if (firstHunk === -1) return lines.map((text) => ({ kind: 'context', text }));
+  return lines.slice(firstHunk).map((text) => ({ kind: kindOf(text), text }));
 }
