@@ -30,6 +30,9 @@ export function buildOpenApi(routes: RouteSpec[], version: string): unknown {
               },
             }
           : {}),
+        ...(route.multipartBody
+          ? { body: { required: true, content: { 'multipart/form-data': { schema: route.multipartBody } } } }
+          : {}),
         ...(route.query ? { query: route.query as z.ZodObject } : {}),
         ...(route.params ? { params: route.params as z.ZodObject } : {}),
       },

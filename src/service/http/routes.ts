@@ -35,6 +35,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   body?: z.ZodType<B, unknown>;
   /** Whether an absent body is a 422 `missing` (default: required when `body` is set). */
   bodyOptional?: boolean;
+  /** A multipart form the handler reads itself from `req` (documented with this schema); the body is left unread. */
+  multipartBody?: z.ZodType;
   query?: z.ZodType<Q, unknown>;
   params?: z.ZodType<P, unknown>;
   /** Status of a success (default 200). */
@@ -124,7 +126,7 @@ function readBody(spec: RouteSpec, req: Request): unknown {
 export function mountRoutes(router: Router, specs: RouteSpec[]): void {
   for (const spec of specs) {
     const handlers = [
-      ...(spec.body || spec.method !== 'get' ? [rawBody] : []),
+      ...(!spec.multipartBody && (spec.body || spec.method !== 'get') ? [rawBody] : []),
       async (req: Request, res: Response) => {
         const body = readBody(spec, req);
         const query = spec.query ? validate(spec.query, req.query, 'query') : undefined;

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { processExec } from '../git/sandbox-exec';
+import { LocalSandboxFiles } from '../sandbox/files/local-files';
+import { type ConversationWorkspace, localRealpath } from './workspace-access';
+
+/** A workspace on this machine, as a process sandbox has: `<tmp>/project`, with a shell to arrange it. */
+export interface LocalWorkspace extends ConversationWorkspace {
+  /** The temporary folder around the working directory (what a sandbox calls `/workspace`). */
+  outer: string;
+  /** Runs a shell script in the working directory; rejects on a non-zero exit. */
+  sh(script: string): Promise<string>;
+  remove(): Promise<void>;
+}
+
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.invalid',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.invalid',
+};
+
+export async function localWorkspace(repositoryFolder?: string): Promise<LocalWorkspace> {
+  const outer = await realpath(await mkdtemp(join(tmpdir(), 'dockhand-workspace-')));
+  const workingDir = join(outer, 'project');
+  await mkdir(workingDir);
+  return {
+    outer,
+    workingDir,
+    repositoryDir: repositoryFolder ? join(workingDir, repositoryFolder) : workingDir,
+    files: new LocalSandboxFiles(),
+    exec: processExec(process.env),
+    realpath: localRealpath,
+    sh: (script) =>
+      new Promise((resolve, reject) =>
+        execFile(
+          'sh',
+          ['-c', script],
+          { cwd: workingDir, env: { ...process.env, ...GIT_IDENTITY } },
+          (error, stdout, stderr) => (error ? reject(new Error(`${script}: ${stderr}`)) : resolve(stdout)),
+        ),
+      ),
+    remove: () => rm(outer, { recursive: true, force: true }),
+  };
+}

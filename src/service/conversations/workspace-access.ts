@@ -1,0 +1,141 @@
+import { readlink, realpath } from 'node:fs/promises';
+import { posix } from 'node:path';
+import { isRelativeWorkspacePath, OUTSIDE_WORKSPACE } from '../../shared/api/workspace';
+import type { ServiceContext } from '../context';
+import { dockerExec, processExec, type SandboxExec } from '../git/sandbox-exec';
+import { httpError } from '../http/errors';
+import { type Location, ValidationFailed } from '../http/validation';
+import { DockerSandboxFiles } from '../sandbox/files/docker-files';
+import { LocalSandboxFiles } from '../sandbox/files/local-files';
+import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import type { SandboxTarget } from '../sandbox/sandbox-provider';
+import type { ConversationService } from './conversation-service';
+import type { ConversationRecord } from './conversation-store';
+
+/** Where in the request a value came from, e.g. `["query", "file"]`. */
+export type ErrorLocation = [Location, ...(string | number)[]];
+
+/** The workspace of a conversation whose sandbox is RUNNING, and how to reach into it. */
+export interface ConversationWorkspace {
+  /** The spec's working directory (`/workspace/project`): every client path is relative to it. */
+  workingDir: string;
+  /** The conversation's git repository: its clone inside the working directory, or the working directory. */
+  repositoryDir: string;
+  files: SandboxFiles;
+  /** Runs a command as the sandbox user. */
+  exec: SandboxExec;
+  /** Where a path really leads (`realpath -m`: links resolved, missing parts kept); null for a link loop. */
+  realpath(path: string): Promise<string | null>;
+}
+
+/** A client's path, checked to lead inside the workspace. */
+export interface WorkspacePath {
+  /** Normalised and relative to the working directory (`""` for the working directory itself). */
+  relative: string;
+  /** Where it really is: operations use this path, so a link cannot lead them elsewhere. */
+  real: string;
+}
+
+/** The conversations' workspaces: only while a conversation runs in a RUNNING sandbox. */
+export class WorkspaceAccess {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly conversations: ConversationService,
+  ) {}
+
+  /** 404 for an unknown conversation; 409 unless it is running in a RUNNING sandbox. */
+  async open(conversationId: string): Promise<ConversationWorkspace> {
+    const record = this.conversations.require(conversationId);
+    const sandboxId = this.runningSandbox(record);
+    if (!sandboxId) throw httpError(409, `Sandbox for conversation ${conversationId} is not running`);
+    const target = await this.ctx.sandboxes.target(sandboxId);
+    const repository = record.selectedRepository;
+    return {
+      workingDir: target.workingDir,
+      repositoryDir: repository
+        ? posix.join(target.workingDir, repositoryFolder(repository))
+        : target.workingDir,
+      ...reachInto(target),
+    };
+  }
+
+  /** `{"http://localhost:<port>": <port>}` for the app ports while the sandbox runs, else empty. */
+  webHosts(conversationId: string): Record<string, number> {
+    const sandboxId = this.runningSandbox(this.conversations.require(conversationId));
+    const urls = sandboxId ? (this.ctx.sandboxes.find(sandboxId)?.exposed_urls ?? []) : [];
+    return Object.fromEntries(urls.map((url) => [`http://localhost:${url.port}`, url.port]));
+  }
+
+  private runningSandbox(record: ConversationRecord): string | null {
+    if (record.status === 'STOPPED' || !record.sandboxId) return null;
+    return this.ctx.sandboxes.find(record.sandboxId)?.status === 'RUNNING' ? record.sandboxId : null;
+  }
+}
+
+/** A 422 `value_error` about a path the client sent. */
+export function pathValueError(loc: ErrorLocation, text: string, input: string): ValidationFailed {
+  return new ValidationFailed([{ type: 'value_error', loc, msg: `Value error, ${text}`, input }]);
+}
+
+/** Checks that `path` (relative to the workspace) really leads inside it, else 422 at `loc`. */
+export async function resolveInWorkspace(
+  workspace: ConversationWorkspace,
+  path: string,
+  loc: ErrorLocation,
+): Promise<WorkspacePath> {
+  const outside = pathValueError(loc, OUTSIDE_WORKSPACE, path);
+  if (!isRelativeWorkspacePath(path)) throw outside;
+  const absolute = posix.join(workspace.workingDir, path);
+  const [root, real] = await Promise.all([
+    workspace.realpath(workspace.workingDir),
+    workspace.realpath(absolute),
+  ]);
+  if (root === null) throw new Error(`The workspace ${workspace.workingDir} cannot be resolved`);
+  if (real === null || (real !== root && !real.startsWith(`${root}/`))) throw outside;
+  return { relative: posix.relative(workspace.workingDir, absolute), real };
+}
+
+/** The folder a repository is cloned into: its last path segment (`owner/repo` → `repo`). */
+function repositoryFolder(repository: string): string {
+  return repository.split('/').at(-1) ?? repository;
+}
+
+function reachInto(target: SandboxTarget): Pick<ConversationWorkspace, 'files' | 'exec' | 'realpath'> {
+  if (target.kind === 'docker') {
+    const container = target.docker.getContainer(target.container);
+    const user = target.user ?? 'root';
+    const exec = dockerExec(container, user);
+    return {
+      files: new DockerSandboxFiles(container, { user }),
+      exec,
+      realpath: async (path) => {
+        const result = await exec(['realpath', '-m', '-z', '--', path]);
+        return result.exitCode === 0 ? result.stdout.replace(/\0$/, '') : null;
+      },
+    };
+  }
+  return {
+    files: new LocalSandboxFiles(),
+    exec: processExec({ ...process.env, ...target.env }),
+    realpath: localRealpath,
+  };
+}
+
+const MAX_LINK_HOPS = 40;
+
+/** `realpath -m` on this machine: links resolved, missing parts kept as named; null for a link loop. */
+export async function localRealpath(path: string, hops = 0): Promise<string | null> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return null;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  const parent = await localRealpath(posix.dirname(path), hops);
+  if (parent === null) return null;
+  const candidate = posix.join(parent, posix.basename(path));
+  const link = await readlink(candidate).catch(() => null);
+  if (link === null) return candidate;
+  return hops < MAX_LINK_HOPS ? localRealpath(posix.resolve(parent, link), hops + 1) : null;
+}

@@ -1,0 +1,101 @@
+import { posix } from 'node:path';
+import type { GitChange, GitChangeStatus } from '../../shared/api/workspace';
+import { httpError } from '../http/errors';
+import type { ConversationWorkspace, WorkspacePath } from './workspace-access';
+
+const GIT_TIMEOUT_SECONDS = 60;
+
+/**
+ * The environment of git commands on a workspace: no repository above the workspace is found, status
+ * takes no lock the agent's own git commands could trip over, messages stay in English.
+ */
+export function gitEnvironment(workspace: ConversationWorkspace): Record<string, string> {
+  return {
+    GIT_CEILING_DIRECTORIES: posix.dirname(workspace.workingDir),
+    GIT_OPTIONAL_LOCKS: '0',
+    LC_ALL: 'C',
+  };
+}
+
+function git(workspace: ConversationWorkspace, directory: string, args: string[]) {
+  return workspace.exec(['git', '-C', directory, ...args], gitEnvironment(workspace), GIT_TIMEOUT_SECONDS);
+}
+
+interface RepositoryRoot {
+  /** The repository's top folder (its real path). */
+  path: string;
+  /** That folder relative to the workspace (`""` when the workspace is the repository). */
+  prefix: string;
+}
+
+function isBelow(relative: string): boolean {
+  return relative !== '..' && !relative.startsWith('../');
+}
+
+/** The conversation's repository inside the workspace, else 404 `Not a git repository`. */
+async function repositoryRoot(workspace: ConversationWorkspace): Promise<RepositoryRoot> {
+  const [top, root] = await Promise.all([
+    git(workspace, workspace.repositoryDir, ['rev-parse', '--show-toplevel']),
+    workspace.realpath(workspace.workingDir),
+  ]);
+  const path = top.stdout.replace(/\n$/, '');
+  const prefix = root === null ? '..' : posix.relative(root, path);
+  if (top.exitCode !== 0 || !isBelow(prefix)) throw httpError(404, 'Not a git repository');
+  return { path, prefix };
+}
+
+function changeStatus(code: string): GitChangeStatus {
+  if (code === '??') return 'A';
+  if (code.includes('U') || code === 'AA' || code === 'DD') return 'U';
+  if (code.startsWith('R')) return 'R';
+  if (code.includes('D')) return 'D';
+  if (code.startsWith('A') || code.startsWith('C')) return 'A';
+  return 'M';
+}
+
+/**
+ * The entries of `git status --porcelain=v1 -z`: untracked files count as added, unmerged ones as `U`;
+ * a rename or copy is reported at its new path.
+ */
+export function parseStatus(output: string): GitChange[] {
+  const fields = output.split('\0');
+  const changes: GitChange[] = [];
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index];
+    if (!field) continue;
+    const code = field.slice(0, 2);
+    // A rename or copy is followed by the path it came from.
+    if (/[RC]/.test(code)) index++;
+    changes.push({ status: changeStatus(code), path: field.slice(3) });
+  }
+  return changes;
+}
+
+/** What changed in the repository since HEAD, with paths relative to the workspace. */
+export async function gitChanges(workspace: ConversationWorkspace): Promise<GitChange[]> {
+  const root = await repositoryRoot(workspace);
+  const status = await git(workspace, root.path, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+  if (status.exitCode !== 0) throw new Error(`git status failed: ${status.stderr.trim()}`);
+  return parseStatus(status.stdout).map((change) => ({
+    status: change.status,
+    path: root.prefix ? `${root.prefix}/${change.path}` : change.path,
+  }));
+}
+
+/** A file in the working tree and at HEAD, `""` where it does not exist. */
+export async function gitDiff(
+  workspace: ConversationWorkspace,
+  file: WorkspacePath,
+): Promise<{ modified: string; original: string }> {
+  const root = await repositoryRoot(workspace);
+  const inRepository = posix.relative(root.path, file.real);
+  if (!inRepository || !isBelow(inRepository)) {
+    throw httpError(404, `${file.relative || '.'} is not in the git repository`);
+  }
+  const [original, current] = await Promise.all([
+    git(workspace, root.path, ['cat-file', 'blob', `HEAD:${inRepository}`]),
+    workspace.files.stat(file.real),
+  ]);
+  const modified = current?.type === 'file' ? (await workspace.files.read(file.real)).toString('utf8') : '';
+  return { modified, original: original.exitCode === 0 ? original.stdout : '' };
+}
