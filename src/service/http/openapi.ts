@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { RouteSpec } from './routes';
 
 function openApiPath(path: string): string {
-  return path.replace(/:(\w+)/g, '{$1}');
+  return path.replace(/[:*](\w+)/g, '{$1}');
 }
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */

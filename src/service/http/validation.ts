@@ -81,6 +81,7 @@ function toFastApi(issue: z.core.$ZodIssue, prefix: Loc, root: unknown): Validat
       );
     }
     case 'invalid_value': {
+      if (input === undefined) return [entry('missing', loc, 'Field required', null)];
       const expected = quoteList(issue.values);
       return [entry('enum', loc, `Input should be ${expected}`, input, { expected })];
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedInt, laxBool, laxInt, pageLimit, valueError } from './fields';
 import { MCPConfig } from './mcp';
+import { RepositoryName } from './repository-name';
 import { GitProvider } from './settings';
 
 export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
@@ -14,15 +15,7 @@ export const ConversationId = z
     if (RESERVED_IDS.includes(id)) valueError(ctx, `${id} is a reserved word`, id);
   });
 
-const Repository = z
-  .string()
-  .min(1)
-  .max(200)
-  .superRefine((repo, ctx) => {
-    if (/\s/.test(repo) || repo.includes('..') || repo.startsWith('/') || !/^[^/]+(\/[^/]+)+$/.test(repo)) {
-      valueError(ctx, 'repository must look like owner/repo (GitLab: group/sub/repo)', repo);
-    }
-  });
+const Repository = RepositoryName.max(200);
 
 export const TASK_TYPES = ['OPEN_ISSUE', 'MERGE_CONFLICTS', 'FAILING_CHECKS', 'UNRESOLVED_COMMENTS'] as const;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TASK_TYPES } from './conversations';
 import { boundedInt, laxInt, valueError } from './fields';
 import { GitProvider } from './settings';
+import { hasDotSegment, RepositoryName } from './repository-name';
 
 /** A repository on a git provider, as OpenHands' `Repository`. */
 export const Repository = z.object({
@@ -78,24 +79,6 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 const perPage = (defaultValue: number) => boundedInt(1, 100).default(defaultValue);
 const pageNumber = laxInt(z.number().int().min(1));
 
-function hasDotSegment(path: string): boolean {
-  return path.split('/').some((segment) => segment === '.' || segment === '..');
-}
-
-/** Whether `name` looks like `owner/repo` (GitLab: `group/sub/repo`). */
-export function isRepositoryName(name: string): boolean {
-  return /^[^/\s]+(\/[^/\s]+)+$/.test(name) && !hasDotSegment(name);
-}
-
-export const RepositoryName = z
-  .string()
-  .min(1)
-  .superRefine((name, ctx) => {
-    if (!isRepositoryName(name)) {
-      valueError(ctx, 'repository must look like owner/repo (GitLab: group/sub/repo)', name);
-    }
-  });
-
 /** A path inside a repository: relative, without `.` or `..` segments. */
 const RepositoryFilePath = z
   .string()
@@ -107,7 +90,7 @@ const RepositoryFilePath = z
   });
 
 // Through a string first, so that an absent provider is `missing` rather than an enum error.
-export const InstallationsQuery = z.object({ provider: z.string().pipe(GitProvider) });
+export const InstallationsQuery = z.object({ provider: GitProvider });
 
 export const RepositoriesQuery = z
   .object({

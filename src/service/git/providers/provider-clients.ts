@@ -1,4 +1,5 @@
-import { isRepositoryName, type Repository } from '../../../shared/api/git';
+import type { Repository } from '../../../shared/api/git';
+import { isRepositoryName } from '../../../shared/api/repository-name';
 import { GIT_PROVIDERS, type GitProvider } from '../../../shared/api/settings';
 import { httpError } from '../../http/errors';
 import type { ProviderApiBase } from '../provider-api';
