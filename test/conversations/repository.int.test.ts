@@ -1,0 +1,169 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { V0Event } from '../../src/shared/api/events';
+import { startFakeGitProviders, type FakeGitProviders } from '../support/fake-git-providers';
+import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
+import type { TestService } from '../support/service';
+import {
+  dockerSkipReason,
+  execIn,
+  instanceId,
+  removeLabelled,
+  startSandboxService,
+} from '../sandbox/support';
+
+const skip = await dockerSkipReason();
+if (skip) console.warn(`Skipping the repository conversation test: ${skip}`);
+
+const TOKEN = 'ghp_repository-e2e-token-5c2a';
+const BROKEN = 'def add(a, b):\n    return a - b\n';
+const TESTS = 'from app import add\nassert add(2, 3) == 5, "add is broken"\nprint("tests passed")\n';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+// Real parts only but the model: a fake GitHub API and a git smart-HTTP server on 127.0.0.1 serving a private
+// repository, a Docker sandbox on the host network (to reach them on loopback), and the scripted LLM.
+describe.skipIf(skip !== null)('a conversation on a private repository', () => {
+  let providers: FakeGitProviders;
+  let git: GitHttpServer;
+  let llm: ScriptedLlm;
+  let service: TestService;
+
+  beforeAll(async () => {
+    git = await startGitHttpServer({
+      token: TOKEN,
+      repositories: [
+        {
+          name: 'acme/app',
+          private: true,
+          branches: { main: { 'README.md': 'main\n' }, fix: { 'app.py': BROKEN, 'test_app.py': TESTS } },
+        },
+      ],
+    });
+    providers = await startFakeGitProviders({ github: TOKEN }, [
+      { provider: 'github', path: 'acme/app', private: true },
+    ]);
+    llm = await startScriptedLlm([], {
+      channels: [{ marker: '[dockhand:title]', step: { text: 'Fix add' } }],
+    });
+    service = await startSandboxService(
+      { providerApiBase: (provider) => providers.apiBase(provider, 'github.com'), gitScheme: 'http' },
+      { network: 'host' },
+    );
+    await service.api('POST', '/api/settings', {
+      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
+    });
+  });
+
+  afterAll(async () => {
+    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
+    await service?.close();
+    if (label) await removeLabelled(label);
+    await Promise.all([llm?.close(), providers?.close(), git?.close()]);
+  });
+
+  it('refuses a repository the stored token cannot see', async () => {
+    const created = await service.api('POST', '/api/conversations', { body: { repository: 'acme/private' } });
+    expect(created.status).toBe(401);
+    expect(created.json).toEqual({ detail: 'Unable to access repo acme/private' });
+  });
+
+  it('clones the branch, lets the agent fix the code and run the tests, and keeps the token out of everything', async () => {
+    const stored = await service.api('POST', '/api/add-git-providers', {
+      body: { provider_tokens: { github: { token: TOKEN, host: git.host } } },
+    });
+    expect(stored.json).toEqual({ message: 'Git providers stored' });
+    llm.push(
+      {
+        toolCalls: [
+          {
+            name: 'str_replace_editor',
+            args: {
+              command: 'str_replace',
+              path: '/workspace/project/app/app.py',
+              old_str: 'return a - b',
+              new_str: 'return a + b',
+              security_risk: 'MEDIUM',
+            },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            name: 'execute_bash',
+            args: { command: 'python3 test_app.py && git status --short', security_risk: 'LOW' },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: 'execute_bash', args: { command: 'echo "token: $GITHUB_TOKEN"', security_risk: 'LOW' } },
+        ],
+      },
+      { text: 'Fixed add and the tests pass.' },
+    );
+    const created = await service.api('POST', '/api/conversations', {
+      body: {
+        repository: 'acme/app',
+        git_provider: 'github',
+        selected_branch: 'fix',
+        initial_user_msg: 'Fix add and run the tests',
+      },
+    });
+    expect(created.status).toBe(200);
+    const id = (created.json as { conversation_id: string }).conversation_id;
+    const info = await until(
+      async () => (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>,
+      (c) => c.agent_state === 'awaiting_user_input' || c.status === 'STOPPED',
+      'the agent to finish',
+    );
+    expect(info).toMatchObject({
+      status: 'RUNNING',
+      selected_repository: 'acme/app',
+      selected_branch: 'fix',
+      git_provider: 'github',
+    });
+
+    const events = (
+      (await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] }
+    ).events;
+    const runs = events.filter((e) => e.observation === 'run');
+    expect(runs[0]?.content).toMatch(/^tests passed\n M app\.py\n/);
+    expect(runs[1]?.content).toMatch(/^token: <secret_hidden>\n/);
+    expect(git.authenticatedUsers.length).toBeGreaterThan(0);
+
+    const sandboxId = info.sandbox_id as string;
+    const gitDir = await execIn(
+      sandboxId,
+      'cd /workspace/project/app && git config --list && cat .git/config && git remote get-url origin',
+    );
+    expect(gitDir.stdout).toContain(`http://${git.host}/acme/app.git`);
+    expect(gitDir.stdout).not.toContain(TOKEN);
+    expect(
+      (await execIn(sandboxId, `grep -r '${TOKEN}' /workspace /home 2>/dev/null | wc -l`)).stdout.trim(),
+    ).toBe('0');
+    expect(JSON.stringify(events)).not.toContain(TOKEN);
+    for (const file of filesUnder(service.dataDir)) expect(readFileSync(file).includes(TOKEN)).toBe(false);
+    expect(llm.calls.every((call) => !call.rawBody.includes(TOKEN))).toBe(true);
+
+    const changes = await service.api('GET', `/api/conversations/${id}/git/changes`);
+    expect(changes.json).toContainEqual({ status: 'M', path: 'app/app.py' });
+  });
+});
