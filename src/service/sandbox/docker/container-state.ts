@@ -1,5 +1,8 @@
 import type { SandboxStatus } from '../../../shared/api/sandboxes';
 
+/** Why a sandbox is MISSING: its container went away (or is going) without Dockhand deleting it. */
+export const REMOVED_OUTSIDE_DOCKHAND = 'The container was removed outside Dockhand';
+
 /** The part of `docker inspect` that decides a sandbox's status. */
 export interface ContainerState {
   Status: string;
@@ -25,7 +28,7 @@ export function statusOf(state: ContainerState): { status: SandboxStatus; error:
         ? { status: 'ERROR', error: 'The sandbox ran out of memory and was stopped' }
         : { status: 'PAUSED', error: null };
     case 'removing':
-      return { status: 'MISSING', error: 'The container is being removed' };
+      return { status: 'MISSING', error: REMOVED_OUTSIDE_DOCKHAND };
     default:
       return {
         status: 'ERROR',

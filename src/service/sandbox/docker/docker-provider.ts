@@ -20,7 +20,7 @@ import {
   type SandboxLimits,
   WORKSPACE_DIR,
 } from './container-options';
-import { statusOf } from './container-state';
+import { REMOVED_OUTSIDE_DOCKHAND, statusOf } from './container-state';
 import { dockerErrorText, dockerStatusCode, ignoringGone } from './docker-errors';
 import { DockerEventWatcher } from './docker-events';
 import { type DockerImages, isRootUser } from './docker-images';
@@ -45,7 +45,7 @@ interface OwnContainer {
 
 const REMOVED_OUTSIDE: ObservedState = {
   status: 'MISSING',
-  error: 'The container was removed outside Dockhand',
+  error: REMOVED_OUTSIDE_DOCKHAND,
   exposedUrls: [],
 };
 
