@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import path from 'node:path';
 import { io as ioClient } from 'socket.io-client';
+import { until } from '../support/until';
+import { valuesFoundInFiles } from '../support/data-folder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
@@ -18,22 +18,6 @@ const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the conversation tests: ${skip}`);
 
 const SECRET = 's3cr3t-v4lue';
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
 
 describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scripted LLM', () => {
   let service: TestService;
@@ -238,7 +222,7 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     expect(late.json).toEqual({ detail: `Conversation ${id} is not running` });
     expect((await eventsOf(id)).length).toBeGreaterThan(5);
 
-    for (const file of filesUnder(service.dataDir)) expect(readFileSync(file).includes(SECRET)).toBe(false);
+    expect(valuesFoundInFiles(service.dataDir, [SECRET])).toEqual([]);
 
     const sandboxId = (await info(id)).sandbox_id as string;
     expect((await service.api('DELETE', `/api/conversations/${id}`)).json).toBe(true);

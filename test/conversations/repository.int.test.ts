@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { until } from '../support/until';
+import { valuesFoundInFiles } from '../support/data-folder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
 import { startFakeGitProviders, type FakeGitProviders } from '../support/fake-git-providers';
@@ -20,22 +20,6 @@ if (skip) console.warn(`Skipping the repository conversation test: ${skip}`);
 const TOKEN = 'ghp_repository-e2e-token-5c2a';
 const BROKEN = 'def add(a, b):\n    return a - b\n';
 const TESTS = 'from app import add\nassert add(2, 3) == 5, "add is broken"\nprint("tests passed")\n';
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
 
 // Real parts only but the model: a fake GitHub API and a git smart-HTTP server on 127.0.0.1 serving a private
 // repository, a Docker sandbox on the host network (to reach them on loopback), and the scripted LLM.
@@ -160,7 +144,7 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
       (await execIn(sandboxId, `grep -r '${TOKEN}' /workspace /home 2>/dev/null | wc -l`)).stdout.trim(),
     ).toBe('0');
     expect(JSON.stringify(events)).not.toContain(TOKEN);
-    for (const file of filesUnder(service.dataDir)) expect(readFileSync(file).includes(TOKEN)).toBe(false);
+    expect(valuesFoundInFiles(service.dataDir, [TOKEN])).toEqual([]);
     expect(llm.calls.every((call) => !call.rawBody.includes(TOKEN))).toBe(true);
 
     const changes = await service.api('GET', `/api/conversations/${id}/git/changes`);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
+import { until } from '../support/until';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
@@ -35,15 +36,6 @@ const SETUP = [
 // What the user then changes: a modification, a deletion, a new file and a rename.
 const EDITS =
   "printf 'changed\\n' > hello.txt && rm src/old.ts && printf 'new\\n' > added.txt && git mv docs/a.md docs/b.md";
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
