@@ -174,7 +174,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
     ...conversationWorkspaceRoutes(context, conversations),
-    ...conversationStreamRoutes(conversations, events),
+    ...conversationStreamRoutes(conversations, events, sessionKey),
     ...appConversationRoutes(appConversations),
     ...v1EventRoutes(db),
   );
@@ -197,6 +197,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     keys: sessionKey,
     port: () => port,
     hasSettings: () => settings.stored() !== null,
+    onKeyRotated: (listener) => sessionKey.onRotate(listener),
   });
   await sandboxLayer.start();
   const url = `http://127.0.0.1:${port}`;

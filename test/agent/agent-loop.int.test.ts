@@ -370,6 +370,30 @@ describe.skipIf(unavailable !== null)('agent loop against a Docker sandbox and a
     ).toBe(true);
   });
 
+  it('switches to the text tool format when the model refuses native tool calls', async () => {
+    const { loop, log, llm } = await agent([
+      faults.status(400, 'tool_choice is not supported for this model'),
+      { text: '<function=think>\n<parameter=thought>plan it</parameter>\n</function>' },
+      { text: 'planned' },
+    ]);
+    loop.start({ content: 'plan' });
+    await loop.settled();
+    expect(observations(log(), 'think')).toHaveLength(1);
+    expect(llm.calls[1]?.body?.tools).toBeUndefined();
+    expect(loop.state).toBe('awaiting_user_input');
+  });
+
+  it('sends the images of a user message to a vision model after their labels', async () => {
+    const pixel =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const { loop, llm } = await agent([{ text: 'A single pixel.' }]);
+    loop.start({ content: 'what is this?', imageUrls: [pixel] });
+    await loop.settled();
+    const sent = JSON.stringify(llm.calls[0]?.body?.messages);
+    expect(sent).toContain('Image 1:');
+    expect(sent).toContain('image_url');
+  });
+
   it('masks secrets in stored events and in what the model is sent', async () => {
     const { loop, log, llm } = await agent([
       { toolCalls: [{ name: 'execute_bash', args: { command: `echo ${SECRET}`, security_risk: 'LOW' } }] },

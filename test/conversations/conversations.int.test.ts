@@ -427,4 +427,34 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     );
     expect((await service.api('DELETE', '/api/conversations/my-conv')).json).toBe(true);
   });
+
+  it('ends live streams when the session key is rotated, and refuses the old key', async () => {
+    await service.api('POST', '/api/conversations', { body: { conversation_id: 'rotation' } });
+    const frames: string[] = [];
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      httpRequest({
+        host: '127.0.0.1',
+        port: service.port,
+        path: '/api/conversations/rotation/events/stream',
+        headers: { 'X-Session-API-Key': service.key },
+      })
+        .on('response', resolve)
+        .on('error', reject)
+        .end();
+    });
+    response.on('data', (chunk: Buffer) => frames.push(chunk.toString('utf8')));
+    const ended = new Promise((resolve) => response.on('end', resolve));
+    await until(
+      async () => frames.join(''),
+      (text) => text.includes('replay_done'),
+      'the replay',
+    );
+    const rotated = await service.api('POST', '/api/session-api-key/rotate');
+    const next = (rotated.json as { session_api_key: string }).session_api_key;
+    await ended;
+    expect(frames.join('')).toContain('event: end\ndata: {"reason":"key_rotated"}');
+    expect((await service.api('GET', '/api/conversations/rotation')).status).toBe(401);
+    expect((await service.api('GET', '/api/conversations/rotation', { key: next })).status).toBe(200);
+    await service.api('DELETE', '/api/conversations/rotation', { key: next });
+  });
 });

@@ -112,6 +112,8 @@ export class AgentLoop {
   private readonly condenser: Condenser;
   private readonly overflows = new OverflowStreak();
   private condensationRequested = false;
+  private textTools = false;
+  private budgetWarned = false;
 
   constructor(private readonly deps: AgentLoopDeps) {
     this.iterationLimit = deps.config.maxIterations;
@@ -292,7 +294,7 @@ export class AgentLoop {
     let response: LlmResponse;
     try {
       const view = condensedView(history);
-      const messages = buildMessages(maskOldOutputs(view));
+      const messages = buildMessages(maskOldOutputs(view), this.deps.llm.route.model);
       const tools = this.deps.tools.definitions();
       const system = this.deps.config.systemPrompt;
       const condensed = await this.condenser.maybeCondense({
@@ -315,12 +317,18 @@ export class AgentLoop {
         system,
         messages,
         tools,
+        ...(this.textTools ? { toolFormat: 'text' as const } : {}),
         signal: this.abort.signal,
         onRetry: (info) => this.retrying(info),
       });
       this.overflows.fitted();
     } catch (error) {
       if (this.current === 'stopped' || this.current === 'paused') return;
+      if (error instanceof LlmError && error.kind === 'tools_unsupported' && !this.textTools) {
+        // The model refuses native tool calls: from now on tools are described in OpenHands' text format.
+        this.textTools = true;
+        return;
+      }
       if (error instanceof LlmError && error.kind === 'context_overflow') {
         if (this.overflows.overflowed()) return this.fail(CONTEXT_OVERFLOW_ERROR);
         this.condensationRequested = true;
@@ -457,6 +465,14 @@ export class AgentLoop {
   private account(response: LlmResponse): void {
     this.cost += response.cost.usd ?? 0;
     this.costKnown &&= response.cost.known;
+    if (!this.costKnown && this.budgetLimit !== null && !this.budgetWarned) {
+      this.budgetWarned = true;
+      this.deps.onStatus?.({
+        type: 'info',
+        id: 'STATUS$BUDGET_NOT_ENFORCED',
+        message: `Budget not enforced: no price known for ${this.deps.llm.route.model}`,
+      });
+    }
     this.promptTokens += response.usage.prompt;
     this.completionTokens += response.usage.completion;
   }

@@ -1,6 +1,8 @@
 import type { V0Event } from '../../shared/api/events';
 import { SUMMARY_OBSERVATION } from './condenser/condensed-view';
+import { imageParts } from './images';
 import type { ModelMessage } from './llm/llm-types';
+import { supportsVision } from './llm/model-table';
 
 const MAX_OBSERVATION_CHARS = 30_000;
 const ERROR_SUFFIX = '\n[Error occurred in processing last action]';
@@ -44,6 +46,17 @@ function isHidden(event: V0Event): boolean {
   );
 }
 
+function imagesOf(event: V0Event): string[] {
+  const urls = (event.args as { image_urls?: unknown } | undefined)?.image_urls;
+  return Array.isArray(urls) ? urls.filter((u): u is string => typeof u === 'string') : [];
+}
+
+/** A user message's text, followed by its images (`Image N:` before each) when the model can see them. */
+function userContent(text: string, images: string[], model: string | undefined) {
+  if (images.length === 0 || !model || !supportsVision(model)) return text;
+  return [{ type: 'text' as const, text }, ...imageParts(images, model)];
+}
+
 function argument(event: V0Event, name: string): string {
   return String((event.args as Record<string, unknown> | undefined)?.[name] ?? '');
 }
@@ -54,7 +67,7 @@ function argument(event: V0Event, name: string): string {
  * without a result, or a result without its call, is left out); recall context and summaries as user text;
  * commands the user typed as user text. State changes, system and hidden events are left out.
  */
-export function buildMessages(events: V0Event[]): ModelMessage[] {
+export function buildMessages(events: V0Event[], model?: string): ModelMessage[] {
   const messages: ModelMessage[] = [];
   const callOfAction = new Map<number, CallMetadata>();
   const userCommands = new Set<number>();
@@ -110,11 +123,13 @@ export function buildMessages(events: V0Event[]): ModelMessage[] {
         role: 'user',
         content: `Observed result of command executed by user:\n${cutMiddle(event.content ?? '')}`,
       });
-    } else if (event.action === 'message') {
+    } else if (event.action === 'message' && event.source === 'user') {
       say({
-        role: event.source === 'user' ? 'user' : 'assistant',
-        content: argument(event, 'content') || event.message,
+        role: 'user',
+        content: userContent(argument(event, 'content') || event.message, imagesOf(event), model),
       });
+    } else if (event.action === 'message') {
+      say({ role: 'assistant', content: argument(event, 'content') || event.message });
     } else if (event.action === 'finish') {
       say({ role: 'assistant', content: argument(event, 'final_thought') });
     } else if (event.action && metadata) {

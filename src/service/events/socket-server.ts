@@ -17,7 +17,16 @@ export interface SocketServerDeps {
   keys: KeyChecker;
   port: () => number;
   hasSettings: () => boolean;
+  /** Registers a call for each key rotation: sockets opened with the old key are closed then. */
+  onKeyRotated: (listener: () => void) => void;
 }
+
+const CLOSE_PAYLOAD = {
+  message: '',
+  observation: 'agent_state_changed',
+  content: '',
+  extras: { agent_state: 'stopped', reason: '' },
+};
 
 class ConnectError extends Error {
   constructor(
@@ -56,6 +65,10 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     },
   });
   const counts = new Map<string, number>();
+  deps.onKeyRotated(() => {
+    io.emit('oh_event', CLOSE_PAYLOAD);
+    io.disconnectSockets(true);
+  });
 
   io.use((socket, next) => {
     try {
@@ -109,12 +122,7 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     const stopEvents = deps.events.subscribe(id, (event) => (replaying ? held.push(event) : send(event)));
     const stopStatus = deps.conversations.onStatus(id, (payload) => socket.emit('oh_event', payload));
     const stopEnd = deps.conversations.onEnd(id, () => {
-      socket.emit('oh_event', {
-        message: '',
-        observation: 'agent_state_changed',
-        content: '',
-        extras: { agent_state: 'stopped', reason: '' },
-      });
+      socket.emit('oh_event', CLOSE_PAYLOAD);
       socket.disconnect(true);
     });
 

@@ -25,6 +25,8 @@ function newKey(): string {
  * because without a key the service cannot be used at all.
  */
 export class SessionKey implements KeyChecker {
+  private readonly rotationListeners = new Set<() => void>();
+
   private constructor(
     private value: string,
     readonly storage: SessionKeyStorage,
@@ -83,6 +85,13 @@ export class SessionKey implements KeyChecker {
     const next = newKey();
     await this.persist(next);
     this.value = next;
+    for (const listener of this.rotationListeners) listener();
     return next;
+  }
+
+  /** Calls `listener` after each rotation (live streams opened with the old key end then). */
+  onRotate(listener: () => void): () => void {
+    this.rotationListeners.add(listener);
+    return () => this.rotationListeners.delete(listener);
   }
 }

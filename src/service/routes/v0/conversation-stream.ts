@@ -6,6 +6,7 @@ import { laxInt } from '../../../shared/api/fields';
 import type { ConversationService } from '../../conversations/conversation-service';
 import type { EventLog } from '../../events/event-log';
 import { SseStream } from '../../events/sse-stream';
+import type { SessionKey } from '../../secrets/session-key';
 import { httpError } from '../../http/errors';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 import { validate } from '../../http/validation';
@@ -17,7 +18,11 @@ const StreamQuery = z.object({ after: laxInt().pipe(z.number().min(-1)).default(
 const LastEventId = z.object({ 'last-event-id': laxInt().pipe(z.number().min(-1)).optional() });
 
 /** `GET /api/conversations/{id}/events/stream`: the stored events, then live ones, as Server-Sent Events. */
-export function conversationStreamRoutes(conversations: ConversationService, events: EventLog): RouteSpec[] {
+export function conversationStreamRoutes(
+  conversations: ConversationService,
+  events: EventLog,
+  sessionKey: SessionKey,
+): RouteSpec[] {
   const open = new Map<string, number>();
   let total = 0;
   return [
@@ -57,10 +62,12 @@ export function conversationStreamRoutes(conversations: ConversationService, eve
         const stopEvents = events.subscribe(id, (event) => (replaying ? held.push(event) : send(event)));
         const stopStatus = conversations.onStatus(id, (payload) => stream.named('status_update', payload));
         const stopEnd = conversations.onEnd(id, (reason) => stream.end(reason));
+        const stopRotate = sessionKey.onRotate(() => stream.end('key_rotated'));
         const stream = new SseStream(res, () => {
           stopEvents();
           stopStatus();
           stopEnd();
+          stopRotate();
           open.set(id, (open.get(id) ?? 1) - 1);
           total -= 1;
         });
