@@ -13,7 +13,8 @@ function processState(pid: number): string {
   return stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[0] ?? '?';
 }
 
-if (process.platform !== 'linux') console.warn('Skipping the process sandbox tests: process sandboxes need Linux');
+if (process.platform !== 'linux')
+  console.warn('Skipping the process sandbox tests: process sandboxes need Linux');
 
 describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
   let service: TestService;
