@@ -14,6 +14,27 @@ const USER_PATHS: Record<string, VerifiedProvider> = {
 
 const PUBLIC_HOSTS = ['github.com', 'gitlab.com', 'bitbucket.org'];
 
+/**
+ * Provider API bases for fake servers: the public hosts go to the fake at `host`, any other host to itself,
+ * over plain HTTP, with each provider's path layout (GitHub Enterprise under /api/v3).
+ */
+export function loopbackApiBase(host: string): ProviderApiBase {
+  return (provider, requestedHost) => {
+    const isPublic = PUBLIC_HOSTS.includes(requestedHost);
+    const origin = `http://${isPublic ? host : requestedHost}`;
+    switch (provider) {
+      case 'github':
+        return isPublic ? origin : `${origin}/api/v3`;
+      case 'gitlab':
+        return `${origin}/api/v4`;
+      case 'bitbucket':
+        return `${origin}/2.0`;
+      case 'enterprise_sso':
+        return origin;
+    }
+  };
+}
+
 const USERS: Record<VerifiedProvider, object> = {
   github: { id: 4242, login: 'octo-dock' },
   gitlab: { id: 77, username: 'dock-lab' },
@@ -123,20 +144,7 @@ export async function startFakeGitProviders(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const apiBase: ProviderApiBase = (provider, requestedHost) => {
-    const isPublic = PUBLIC_HOSTS.includes(requestedHost);
-    const origin = `http://${isPublic ? host : requestedHost}`;
-    switch (provider) {
-      case 'github':
-        return isPublic ? origin : `${origin}/api/v3`;
-      case 'gitlab':
-        return `${origin}/api/v4`;
-      case 'bitbucket':
-        return `${origin}/2.0`;
-      case 'enterprise_sso':
-        return origin;
-    }
-  };
+  const apiBase = loopbackApiBase(host);
   return {
     host,
     apiBase,

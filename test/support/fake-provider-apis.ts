@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProviderApiBase } from '../../src/service/git/provider-api';
-import type { VerifiedProvider } from './fake-git-providers';
+import { loopbackApiBase, type VerifiedProvider } from './fake-git-providers';
 
 /**
  * The parts of the GitHub (REST v3), GitLab (v4) and Bitbucket Cloud (2.0) APIs that the /api/user routes
@@ -117,8 +117,6 @@ export const FAKE_USERS = {
     links: { avatar: { href: 'https://avatars.example/dock-bucket.png' } },
   },
 };
-
-const PUBLIC_HOSTS = ['github.com', 'gitlab.com', 'bitbucket.org'];
 
 interface Answer {
   status?: number;
@@ -662,20 +660,7 @@ export async function startFakeProviderApis(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const apiBase: ProviderApiBase = (provider, requestedHost) => {
-    const isPublic = PUBLIC_HOSTS.includes(requestedHost);
-    const origin = `http://${isPublic ? host : requestedHost}`;
-    switch (provider) {
-      case 'github':
-        return isPublic ? origin : `${origin}/api/v3`;
-      case 'gitlab':
-        return `${origin}/api/v4`;
-      case 'bitbucket':
-        return `${origin}/2.0`;
-      case 'enterprise_sso':
-        return origin;
-    }
-  };
+  const apiBase = loopbackApiBase(host);
   return {
     host,
     apiBase,
