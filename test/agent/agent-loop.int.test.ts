@@ -1,142 +1,25 @@
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { V0Event } from '../../src/shared/api/events';
+import { NOT_EXECUTED_REJECTED, REJECTED_TEXT } from '../../src/service/agent/agent-loop';
+import { dockerUnavailableReason } from '../../src/service/sandbox/shell/test-sandboxes';
 import {
-  AgentLoop,
-  NOT_EXECUTED_REJECTED,
-  REJECTED_TEXT,
-  type StatusUpdate,
-} from '../../src/service/agent/agent-loop';
-import { createLlmClient } from '../../src/service/agent/llm/llm-client';
-import { EditHistory } from '../../src/service/agent/tools/str-replace-editor/edit-history';
-import { Editor } from '../../src/service/agent/tools/str-replace-editor/editor';
-import { ToolRegistry } from '../../src/service/agent/tools/registry';
-import { TaskList } from '../../src/service/agent/tools/task-list';
-import { EventLog } from '../../src/service/events/event-log';
-import { SecretMasker } from '../../src/service/events/secret-masker';
-import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
-import { runInContainer } from '../../src/service/sandbox/files/container-command';
-import { DockerShellTransport } from '../../src/service/sandbox/shell/docker-transport';
-import { ShellSession } from '../../src/service/sandbox/shell/shell-session';
-import {
-  dockerUnavailableReason,
-  removeContainer,
-  startTestContainer,
-} from '../../src/service/sandbox/shell/test-sandboxes';
-import { openDatabase, type Db } from '../../src/service/storage/database';
-import { tempDataDir } from '../support/service';
-import { faults, startScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../support/scripted-llm';
-import { instantTiming } from '../support/scripted-llm/instant-timing';
+  AgentHarness,
+  HARNESS_SECRET as SECRET,
+  observationsOf as observations,
+} from '../support/agent-harness';
+import { faults } from '../support/scripted-llm';
 
 const docker = new Docker();
 const unavailable = await dockerUnavailableReason(docker);
 if (unavailable) console.warn(`Skipping the agent loop tests: ${unavailable}`);
 
-const SECRET = 's3cr3t-v4lue';
-
 describe.skipIf(unavailable !== null)('agent loop against a Docker sandbox and a scripted LLM', () => {
-  let container: Docker.Container;
-  let shell: ShellSession;
-  let files: DockerSandboxFiles;
-  let dataDir: string;
-  let db: Db;
-  let llm: ScriptedLlm | null = null;
-  let conversation = 0;
+  const harness = new AgentHarness(docker, 'agent-loop');
+  const agent = harness.agent.bind(harness);
 
-  beforeAll(async () => {
-    container = await startTestContainer(docker, 'agent-loop');
-    files = new DockerSandboxFiles(container);
-    shell = new ShellSession(new DockerShellTransport(container), { noChangeTimeoutMs: 2000 });
-    await shell.start();
-    dataDir = tempDataDir();
-    db = openDatabase(dataDir);
-  });
-
-  afterAll(async () => {
-    await shell?.close();
-    if (container) await removeContainer(container);
-    db?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  afterEach(async () => {
-    await llm?.close();
-    llm = null;
-  });
-
-  async function agent(
-    steps: ScriptedStep[],
-    options: {
-      api?: 'openai' | 'anthropic';
-      confirmationMode?: boolean;
-      analyzer?: string | null;
-      maxIterations?: number;
-    } = {},
-  ) {
-    llm = await startScriptedLlm(steps);
-    const conversationId = `c${++conversation}`;
-    const events = new EventLog(db);
-    const statuses: StatusUpdate[] = [];
-    const remove = async (p: string) => void (await runInContainer(container, ['rm', '-f', p]));
-    const loop = new AgentLoop({
-      conversationId,
-      events,
-      masker: new SecretMasker([SECRET]),
-      llm: createLlmClient({
-        model: options.api === 'anthropic' ? 'anthropic/claude-sonnet-4-5-20250929' : 'openai/gpt-4o',
-        apiKey: 'sk-test-key',
-        baseUrl: llm.baseUrl,
-        timing: instantTiming().timing,
-      }),
-      tools: new ToolRegistry(),
-      toolContext: {
-        shell,
-        editor: new Editor(
-          { ...bind(files), remove },
-          new EditHistory(db, conversationId),
-          () => '/workspace/project',
-        ),
-        tasks: new TaskList(path.join(dataDir, conversationId)),
-      },
-      secrets: { names: ['MY_TOKEN'], values: [SECRET] },
-      config: {
-        systemPrompt: 'You are a test agent.',
-        recall: {
-          workspace: () => ({ content: '<RUNTIME_INFORMATION>test</RUNTIME_INFORMATION>', extras: {} }),
-          knowledge: () => null,
-        },
-        maxIterations: options.maxIterations ?? 50,
-        maxBudgetPerTask: null,
-        version: '1.0.0',
-        condenserEnabled: true,
-        condenserMaxSize: null,
-        contextWindow: 128_000,
-        confirmationMode: options.confirmationMode ?? false,
-        securityAnalyzer: options.analyzer ?? null,
-      },
-      interrupt: () => shell.interrupt(),
-      onStatus: (s) => statuses.push(s),
-    });
-    const log = () => events.after(conversationId, -1);
-    const states = () =>
-      log()
-        .filter((e) => e.observation === 'agent_state_changed')
-        .map((e) => (e.extras as { agent_state: string }).agent_state);
-    return { loop, log, states, statuses, llm };
-  }
-
-  function bind(target: DockerSandboxFiles) {
-    return {
-      read: target.read.bind(target),
-      write: target.write.bind(target),
-      stat: target.stat.bind(target),
-      list: target.list.bind(target),
-    };
-  }
-
-  const observations = (events: V0Event[], kind: string) => events.filter((e) => e.observation === kind);
+  beforeAll(() => harness.setUp());
+  afterAll(() => harness.tearDown());
+  afterEach(() => harness.closeLlm());
 
   it.each(['openai', 'anthropic'] as const)(
     'runs `echo hi` and pairs the result with its call (%s)',
@@ -193,7 +76,7 @@ describe.skipIf(unavailable !== null)('agent loop against a Docker sandbox and a
       (m) => m.role === 'tool',
     );
     expect(toolMessages.map((m) => m.tool_call_id)).toEqual(['a', 'b', 'c']);
-    await shell.execute({ command: 'cd /workspace/project' });
+    await harness.shell.execute({ command: 'cd /workspace/project' });
   });
 
   it('goes back to running when the user answers a text reply', async () => {
@@ -224,7 +107,7 @@ describe.skipIf(unavailable !== null)('agent loop against a Docker sandbox and a
     expect(edits[0]?.content).toBe(`File created successfully at: ${file}`);
     expect(edits[1]?.extras).toMatchObject({ old_content: 'alpha\n', new_content: 'beta\n' });
     expect(edits[2]?.content).toContain(`Last edit to ${file} undone successfully.`);
-    expect((await files.read(file)).toString()).toBe('alpha\n');
+    expect((await harness.files.read(file)).toString()).toBe('alpha\n');
   });
 
   it('asks before a side effect without an analyzer, and re-emits the confirmed action', async () => {
@@ -359,7 +242,7 @@ describe.skipIf(unavailable !== null)('agent loop against a Docker sandbox and a
     await loop.stop();
     expect(loop.state).toBe('stopped');
     await loop.settled();
-    const check = await shell.execute({ command: 'echo alive' });
+    const check = await harness.shell.execute({ command: 'echo alive' });
     expect(check.output).toContain('alive');
     expect(
       log().some(
