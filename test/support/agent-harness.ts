@@ -32,7 +32,11 @@ export interface AgentOptions {
   maxIterations?: number;
   maxBudgetPerTask?: number | null;
   prices?: PriceTable;
+  /** Sends to the scripted LLM behind a remote-looking base URL, so the model is not priced as local. */
+  remote?: boolean;
 }
+
+const REMOTE_BASE_URL = 'https://llm.example.test/v1';
 
 /**
  * One agent loop per test against a shared Docker sandbox, a real SQLite event log and a scripted LLM:
@@ -94,7 +98,10 @@ export class AgentHarness {
       llm: createLlmClient({
         model: `${provider}/${model}`,
         apiKey: 'sk-test-key',
-        baseUrl: llm.baseUrl,
+        baseUrl: options.remote ? REMOTE_BASE_URL : llm.baseUrl,
+        fetch: options.remote
+          ? (input, init) => fetch(requestUrl(input).replace(REMOTE_BASE_URL, llm.baseUrl), init)
+          : undefined,
         timing: instantTiming().timing,
         prices: options.prices,
       }),
@@ -138,6 +145,10 @@ export class AgentHarness {
 
 export const observationsOf = (events: V0Event[], kind: string) =>
   events.filter((e) => e.observation === kind);
+
+function requestUrl(input: string | URL | Request): string {
+  return input instanceof Request ? input.url : String(input);
+}
 
 function bindFiles(target: DockerSandboxFiles) {
   return {

@@ -19,6 +19,7 @@ import { Condenser } from './condenser/condenser';
 import { maskOldOutputs } from './condenser/observation-masking';
 import { CONTEXT_OVERFLOW_ERROR, OverflowStreak } from './condenser/overflow-streak';
 import { tokenEstimate } from './condenser/token-estimate';
+import { retryDifferentlyEvents } from './loop-recovery';
 import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector';
 import { analyzeAction, Risk, type SecretContext } from './security/rules-analyzer';
 import { executeBashTool } from './tools/execute-bash';
@@ -165,6 +166,7 @@ export class AgentLoop {
         return;
       case 'running':
         if (this.current === 'loading') return;
+        if (this.current === 'error' && this.retryDifferently()) return;
         this.setState('running');
         this.kick();
         return;
@@ -177,6 +179,16 @@ export class AgentLoop {
         this.reject(reason);
         return;
     }
+  }
+
+  /** After a loop detection, `running` means "Retry differently": the loop is forgotten and the model told. */
+  private retryDifferently(): boolean {
+    const recovery = retryDifferentlyEvents(this.deps.events.after(this.deps.conversationId, -1));
+    const note = recovery?.pop();
+    if (!recovery || !note) return false;
+    for (const event of recovery) this.append(event);
+    this.sendMessage(String(note.message));
+    return true;
   }
 
   /** Stop: aborts the model call, interrupts the running command, answers queued calls; `stopped` at once. */
