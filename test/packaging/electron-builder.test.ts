@@ -48,6 +48,16 @@ function filesUnder(dir: string, suffix: string): string[] {
 }
 
 describe('electron-builder.json', () => {
+  it('gives the deb package the maintainer address and homepage it requires', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      author?: { email?: string };
+      homepage?: string;
+    };
+    expect(config.linux.target).toContain('deb');
+    expect(pkg.author?.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+  });
+
   it('is the configuration electron-builder loads from the project folder', async () => {
     const loaded = await builderConfig.getConfig(ROOT);
     expect(loaded.appId).toBe('dev.dockhand.app');
