@@ -2,6 +2,7 @@ import { until } from '../support/until';
 import { valuesFoundInFiles } from '../support/data-folder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
+import { suggestedTaskPrompt } from '../../src/service/agent/prompts/task-prompts';
 import { startFakeGitProviders, type FakeGitProviders } from '../support/fake-git-providers';
 import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
@@ -149,5 +150,37 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
 
     const changes = await service.api('GET', `/api/conversations/${id}/git/changes`);
     expect(changes.json).toContainEqual({ status: 'M', path: 'app/app.py' });
+  });
+
+  it('starts a suggested task with its prompt as the first message on the task branch', async () => {
+    llm.push({ text: 'Looking at the failing checks.' });
+    const created = await service.api('POST', '/api/conversations', {
+      body: {
+        selected_branch: 'fix',
+        suggested_task: {
+          repo: 'acme/app',
+          issue_number: 7,
+          title: 'Fix the failing checks',
+          git_provider: 'github',
+          task_type: 'FAILING_CHECKS',
+        },
+      },
+    });
+    expect(created.status).toBe(200);
+    const id = (created.json as { conversation_id: string }).conversation_id;
+    await until(
+      async () => (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>,
+      (c) => c.agent_state === 'awaiting_user_input' || c.status === 'STOPPED',
+      'the agent to answer',
+    );
+    const info = (await service.api('GET', `/api/conversations/${id}`)).json;
+    expect(info).toMatchObject({ trigger: 'suggested_task', selected_repository: 'acme/app' });
+    const prompt = suggestedTaskPrompt(
+      { repo: 'acme/app', issue_number: 7, title: 'Fix the failing checks', task_type: 'FAILING_CHECKS' },
+      'github',
+    );
+    expect(llm.calls.at(-1)?.rawBody).toContain(JSON.stringify(prompt).slice(1, 80));
+    expect(prompt).toContain('Pull Request');
+    expect(prompt).toContain('GITHUB_TOKEN');
   });
 });
