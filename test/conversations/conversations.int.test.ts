@@ -1,6 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { io as ioClient } from 'socket.io-client';
 import { until } from '../support/until';
+import { openEventSocket, openSseStream } from '../support/event-clients';
 import { valuesFoundInFiles } from '../support/data-folder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
@@ -240,26 +239,10 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
       'the first answer',
     );
 
-    const frames: string[] = [];
-    const request = httpRequest({
-      host: '127.0.0.1',
-      port: service.port,
-      path: `/api/conversations/${id}/events/stream?session_api_key=${encodeURIComponent(service.key)}`,
-      headers: { 'Last-Event-ID': '5' },
-    });
-    const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      request.on('response', resolve).on('error', reject).end();
-    });
+    const stream = await openSseStream(service, id, { lastEventId: 5 });
+    const { response, frames, ended } = stream;
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
-    let buffer = '';
-    response.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      const parts = buffer.split('\n\n');
-      buffer = parts.pop() ?? '';
-      frames.push(...parts);
-    });
-    const ended = new Promise((resolve) => response.on('end', resolve));
     await until(
       async () => frames,
       (f) => f.some((x) => x.startsWith('event: replay_done')),
@@ -276,7 +259,7 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
       (f) => f.some((x) => x.includes('Second answer.')),
       'the live reply',
     );
-    const ids = frames.filter((f) => f.startsWith('id: ')).map((f) => Number(/^id: (\d+)/.exec(f)?.[1]));
+    const ids = stream.ids();
     expect(ids).toEqual(ids.map((_, i) => 6 + i));
 
     const wrong = await service.api('GET', `/api/conversations/${id}/events/stream`, {
@@ -300,29 +283,18 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
       'the first answer',
     );
 
-    const refused = ioClient(service.url, {
-      query: { conversation_id: id },
-      transports: ['websocket'],
-      reconnection: false,
-    });
+    const refused = openEventSocket(service, id, -1, null).socket;
     const error = await new Promise<Error>((resolve) => refused.on('connect_error', resolve));
     expect(error.message).toBe('invalid_session_api_key');
     refused.close();
 
-    const received: Record<string, unknown>[] = [];
-    const socket = ioClient(service.url, {
-      query: { conversation_id: id, latest_event_id: '3', session_api_key: service.key },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    socket.on('oh_event', (event: Record<string, unknown>) => received.push(event));
+    const { socket, received, ids } = openEventSocket(service, id, 3);
     await until(
       async () => received,
       (r) => r.some((e) => e.message === 'Socket hello.'),
       'the replay',
     );
-    const replayed = received.filter((e) => typeof e.id === 'number').map((e) => e.id as number);
-    expect(Math.min(...replayed)).toBeGreaterThan(3);
+    expect(Math.min(...ids())).toBeGreaterThan(3);
     expect(received.every((e) => e.source !== 'environment')).toBe(true);
 
     socket.emit('oh_user_action', { action: 'message', args: { content: 'over the socket' } });
@@ -430,20 +402,7 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
 
   it('ends live streams when the session key is rotated, and refuses the old key', async () => {
     await service.api('POST', '/api/conversations', { body: { conversation_id: 'rotation' } });
-    const frames: string[] = [];
-    const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      httpRequest({
-        host: '127.0.0.1',
-        port: service.port,
-        path: '/api/conversations/rotation/events/stream',
-        headers: { 'X-Session-API-Key': service.key },
-      })
-        .on('response', resolve)
-        .on('error', reject)
-        .end();
-    });
-    response.on('data', (chunk: Buffer) => frames.push(chunk.toString('utf8')));
-    const ended = new Promise((resolve) => response.on('end', resolve));
+    const { frames, ended } = await openSseStream(service, 'rotation', { keyIn: 'header' });
     await until(
       async () => frames.join(''),
       (text) => text.includes('replay_done'),

@@ -1,4 +1,5 @@
 import { until } from '../support/until';
+import { openEventSocket, openSseStream } from '../support/event-clients';
 import { valuesFoundInFiles } from '../support/data-folder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
@@ -114,6 +115,8 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
     });
     expect(created.status).toBe(200);
     const id = (created.json as { conversation_id: string }).conversation_id;
+    const sse = await openSseStream(service, id);
+    const live = openEventSocket(service, id);
     const info = await until(
       async () => (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>,
       (c) => c.agent_state === 'awaiting_user_input' || c.status === 'STOPPED',
@@ -150,6 +153,45 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
 
     const changes = await service.api('GET', `/api/conversations/${id}/git/changes`);
     expect(changes.json).toContainEqual({ status: 'M', path: 'app/app.py' });
+
+    // Both live clients saw every event; a reconnect after an id gets exactly the ones after it.
+    const storedIds = events.map((e) => e.id);
+    await until(
+      async () => sse.ids(),
+      (ids) => ids.length >= storedIds.length,
+      'the SSE client to catch up',
+    );
+    expect(sse.ids()).toEqual(storedIds);
+    const agentIds = events.filter((e) => e.source !== 'environment').map((e) => e.id);
+    await until(
+      async () => live.ids(),
+      (ids) => agentIds.every((i) => ids.includes(i)),
+      'the socket',
+    );
+    expect(new Set(live.ids()).size).toBe(live.ids().length);
+    expect(live.ids().every((i) => storedIds.includes(i))).toBe(true);
+    sse.close();
+    live.socket.close();
+
+    const cut = storedIds[Math.floor(storedIds.length / 2)] as number;
+    const missed = storedIds.filter((i) => i > cut);
+    const resumed = await openSseStream(service, id, { lastEventId: cut });
+    await until(
+      async () => resumed.frames,
+      (f) => f.some((x) => x.startsWith('event: replay_done')),
+      'replay',
+    );
+    expect(resumed.ids()).toEqual(missed);
+    resumed.close();
+    const rejoined = openEventSocket(service, id, cut);
+    const missedByAgent = agentIds.filter((i) => i > cut);
+    await until(
+      async () => rejoined.ids(),
+      (ids) => missedByAgent.every((i) => ids.includes(i)),
+      'rejoin',
+    );
+    expect(rejoined.ids().every((i) => i > cut && storedIds.includes(i))).toBe(true);
+    rejoined.socket.close();
   });
 
   it('starts a suggested task with its prompt as the first message on the task branch', async () => {

@@ -1,0 +1,86 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import type { TestService } from './service';
+
+/** A live SSE stream of one conversation's events, split into frames as they arrive. */
+export interface SseStream {
+  response: IncomingMessage;
+  frames: string[];
+  /** The `id:` of every frame received so far, in order. */
+  ids(): number[];
+  ended: Promise<void>;
+  close(): void;
+}
+
+/** Opens the stream after `lastEventId`, with the key in the query (as EventSource must) or in the header. */
+export async function openSseStream(
+  service: TestService,
+  conversationId: string,
+  options: { lastEventId?: number; keyIn?: 'query' | 'header' } = {},
+): Promise<SseStream> {
+  const path = `/api/conversations/${conversationId}/events/stream`;
+  const inHeader = options.keyIn === 'header';
+  const request = httpRequest({
+    host: '127.0.0.1',
+    port: service.port,
+    path: inHeader ? path : `${path}?session_api_key=${encodeURIComponent(service.key)}`,
+    headers: {
+      ...(inHeader ? { 'X-Session-API-Key': service.key } : {}),
+      ...(options.lastEventId === undefined ? {} : { 'Last-Event-ID': String(options.lastEventId) }),
+    },
+  });
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    request.on('response', resolve).on('error', reject).end();
+  });
+  const frames: string[] = [];
+  let buffer = '';
+  response.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const parts = buffer.split('\n\n');
+    buffer = parts.pop() ?? '';
+    frames.push(...parts);
+  });
+  const ended = new Promise<void>((resolve) => {
+    response.on('end', resolve);
+    response.on('close', resolve);
+  });
+  return {
+    response,
+    frames,
+    ids: () => frames.filter((f) => f.startsWith('id: ')).map((f) => Number(/^id: (\d+)/.exec(f)?.[1])),
+    ended,
+    close: () => request.destroy(),
+  };
+}
+
+/** An OpenHands socket.io client of one conversation, collecting every `oh_event`. */
+export interface EventSocket {
+  socket: Socket;
+  received: Record<string, unknown>[];
+  /** The ids of the stored events received so far (status updates have none). */
+  ids(): number[];
+}
+
+export function openEventSocket(
+  service: TestService,
+  conversationId: string,
+  latestEventId = -1,
+  key: string | null = service.key,
+): EventSocket {
+  const socket = ioClient(service.url, {
+    query: {
+      conversation_id: conversationId,
+      latest_event_id: String(latestEventId),
+      ...(key === null ? {} : { session_api_key: key }),
+    },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  const received: Record<string, unknown>[] = [];
+  socket.on('oh_event', (event: Record<string, unknown>) => received.push(event));
+  return {
+    socket,
+    received,
+    ids: () => received.filter((e) => typeof e.id === 'number').map((e) => e.id as number),
+  };
+}
