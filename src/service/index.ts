@@ -11,6 +11,7 @@ import { appConversationRoutes } from './routes/v1/app-conversations';
 import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
 import { attachSocketServer } from './events/socket-server';
+import { ApiKeys } from './http/api-keys';
 import { createApp } from './http/app';
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
@@ -159,6 +160,8 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     events,
   );
 
+  const keys = new ApiKeys(sessionKey, (id) => conversationStore.get(id)?.sandboxId ?? null);
+
   const routes: RouteSpec[] = [];
   routes.push(
     ...serverRoutes(
@@ -180,7 +183,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   );
   const app = createApp({
     routes,
-    keys: sessionKey,
+    keys,
     port: () => port,
     rateLimitPerSecond,
     logger,
@@ -194,7 +197,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   const sockets = attachSocketServer(listening.server, {
     conversations,
     events,
-    keys: sessionKey,
+    keys,
     port: () => port,
     hasSettings: () => settings.stored() !== null,
     onKeyRotated: (listener) => sessionKey.onRotate(listener),

@@ -26,6 +26,7 @@ const STAGE_OF_STATUS: Record<string, StartTaskStatus> = {
   [RUNTIME_STATUS.startingRuntime]: 'WAITING_FOR_SANDBOX',
   [RUNTIME_STATUS.runtimeStarted]: 'WAITING_FOR_SANDBOX',
   [RUNTIME_STATUS.settingUpWorkspace]: 'PREPARING_REPOSITORY',
+  [RUNTIME_STATUS.settingUpGitHooks]: 'SETTING_UP_GIT_HOOKS',
   [RUNTIME_STATUS.settingUpSkills]: 'SETTING_UP_SKILLS',
   [RUNTIME_STATUS.ready]: 'STARTING_CONVERSATION',
 };

@@ -29,17 +29,20 @@ import { ShellSession } from '../sandbox/shell/shell-session';
 import { DEFAULTS } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
 import { CloneError } from '../git/clone-errors';
-import { dockerGitSandbox, processGitSandbox } from '../git/git-sandbox';
+import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
 import { shellQuote } from '../sandbox/shell/shell-input';
 import type { GitProvider } from '../../shared/api/settings';
 import type { ConversationRecord } from './conversation-store';
+import { GitHookError, installPreCommitHook } from './git-hooks';
+import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
 export const RUNTIME_STATUS = {
   startingRuntime: 'STATUS$STARTING_RUNTIME',
   runtimeStarted: 'STATUS$RUNTIME_STARTED',
   settingUpWorkspace: 'STATUS$SETTING_UP_WORKSPACE',
+  settingUpGitHooks: 'STATUS$SETTING_UP_GIT_HOOKS',
   settingUpSkills: 'STATUS$SETTING_UP_SKILLS',
   ready: 'STATUS$READY',
   stopped: 'STATUS$STOPPED',
@@ -103,8 +106,11 @@ export class ConversationRuntime {
     const secretEnv = await this.secretEnvironment();
     this.workspace = await this.openWorkspace(target, secretEnv);
     const repoDir = await this.prepareRepository(this.workspace);
+    const setupNote = await this.runRepositorySetup(this.workspace, repoDir);
+    this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
+    await this.installGitHooks(this.workspace, repoDir);
     this.report(RUNTIME_STATUS.settingUpSkills, 'Loading microagents...');
-    const recall = await this.recall(this.workspace, repoDir);
+    const recall = await this.recall(this.workspace, repoDir, setupNote);
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
     const masker = new SecretMasker(this.ctx.secrets.values());
@@ -269,13 +275,7 @@ export class ConversationRuntime {
    */
   private async prepareRepository(workspace: Workspace): Promise<string> {
     const target = workspace.target;
-    const sandbox =
-      target.kind === 'docker'
-        ? dockerGitSandbox(target.docker.getContainer(target.container), target.user ?? 'root')
-        : processGitSandbox({
-            env: { ...process.env, ...target.env },
-            helperDir: path.join(this.ctx.dataDir, 'git-helper'),
-          });
+    const sandbox = this.gitSandbox(target);
     const repository = this.record.selectedRepository;
     if (!repository) {
       await initEmptyWorkspace(sandbox.exec, target.workingDir);
@@ -309,6 +309,41 @@ export class ConversationRuntime {
     }
   }
 
+  private gitSandbox(target: SandboxTarget): GitSandbox {
+    return target.kind === 'docker'
+      ? dockerGitSandbox(target.docker.getContainer(target.container), target.user ?? 'root')
+      : processGitSandbox({
+          env: { ...process.env, ...target.env },
+          helperDir: path.join(this.ctx.dataDir, 'git-helper'),
+        });
+  }
+
+  /** `.openhands/setup.sh` as a hidden action; a failure is a warning and a note for the agent. */
+  private async runRepositorySetup(workspace: Workspace, repoDir: string): Promise<string | null> {
+    const masker = new SecretMasker(this.ctx.secrets.values());
+    const outcome = await runSetupScript({
+      shell: workspace.shell,
+      files: workspace.files,
+      repoDir,
+      stateDir: path.posix.join(path.posix.dirname(workspace.target.workingDir), '.dockhand'),
+      timeoutSeconds: setupTimeoutFromEnv(),
+      record: (event) => this.events.append(this.record.id, event, masker),
+      report: (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
+    });
+    return outcome.ran ? outcome.note : null;
+  }
+
+  /** The `.openhands/pre-commit.sh` hook; a failure only warns. */
+  private async installGitHooks(workspace: Workspace, repoDir: string): Promise<void> {
+    try {
+      await installPreCommitHook(this.gitSandbox(workspace.target).exec, repoDir);
+    } catch (error) {
+      if (!(error instanceof GitHookError)) throw error;
+      this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message: error.message });
+    }
+  }
+
   /** The app ports: where apps listen in the sandbox, and the URL the user opens (the published one if any). */
   private appPorts(target: SandboxTarget): AppPort[] {
     const exposed = this.ctx.sandboxes.find(target.sandboxId)?.exposed_urls ?? [];
@@ -319,7 +354,11 @@ export class ConversationRuntime {
   }
 
   /** Microagents of the repository (or workspace), the user's folders and the built-ins; problems are reported, not fatal. */
-  private async recall(workspace: Workspace, repoDir: string): Promise<AgentLoopConfig['recall']> {
+  private async recall(
+    workspace: Workspace,
+    repoDir: string,
+    setupNote: string | null,
+  ): Promise<AgentLoopConfig['recall']> {
     const { microagents, warnings } = await loadMicroagents({
       files: workspace.files,
       repoDir,
@@ -338,7 +377,7 @@ export class ConversationRuntime {
           microagents,
           workingDir: repoDir,
           appPorts: this.appPorts(workspace.target),
-          setupNote: null,
+          setupNote,
           now: new Date(),
           customSecrets,
           conversationInstructions: this.record.request.conversation_instructions,

@@ -87,10 +87,11 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     const auth = socket.handshake.auth as { session_api_key?: unknown };
     const key =
       query.session_api_key ?? socket.handshake.headers['x-session-api-key'] ?? auth.session_api_key;
-    if (typeof key !== 'string' || !deps.keys.accepts(key, socket.request as never)) {
+    const id = query.conversation_id;
+    const scope = typeof id === 'string' && id ? id : undefined;
+    if (typeof key !== 'string' || !deps.keys.accepts(key, scope)) {
       throw new ConnectError('invalid_session_api_key');
     }
-    const id = query.conversation_id;
     if (typeof id !== 'string' || !id) throw new ConnectError('No conversation_id in query params');
     try {
       deps.conversations.require(id);

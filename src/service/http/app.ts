@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { conversationScope } from './api-keys';
 import { HttpError } from './errors';
 import { mountRoutes, type RouteSpec, unmatchedRoute, MAX_JSON_BODY } from './routes';
 import { cors, hostCheck, type KeyChecker, rateLimit, requireKey } from './security';
@@ -127,7 +128,7 @@ export function createApp(options: AppOptions): express.Express {
   mountRoutes(openRouter, open);
   app.use(exceptOptions(openRouter));
 
-  const auth = requireKey(options.keys);
+  const auth = requireKey(options.keys, conversationScope);
   const limit = rateLimit(options.rateLimitPerSecond);
   app.use((req, res, next) => (needsKey(req) ? auth(req, res, next) : next()));
   app.use((req, res, next) => (needsKey(req) ? limit(req, res, next) : next()));

@@ -48,8 +48,8 @@ export function presentedKey(req: Request): string | undefined {
 }
 
 export interface KeyChecker {
-  /** Whether `key` is valid for this request; constant-time. */
-  accepts(key: string, req: Request): boolean;
+  /** Whether `key` is valid, constant-time; `conversationId` names the conversation the request is scoped to. */
+  accepts(key: string, conversationId?: string): boolean;
 }
 
 const FAILED_AUTH_LIMIT = 20;
@@ -59,7 +59,11 @@ const FAILED_AUTH_WINDOW_MS = 10_000;
  * Requires a valid session key. After 20 failed attempts in 10 s from one address, that address
  * gets 429 for 10 s, so a local process cannot guess keys at speed.
  */
-export function requireKey(keys: KeyChecker, now: () => number = Date.now) {
+export function requireKey(
+  keys: KeyChecker,
+  scope: (req: Request) => string | undefined,
+  now: () => number = Date.now,
+) {
   const failures = new Map<string, { count: number; windowStart: number; blockedUntil: number }>();
   return (req: Request, _res: Response, next: NextFunction) => {
     const address = req.socket.remoteAddress ?? 'unknown';
@@ -73,7 +77,7 @@ export function requireKey(keys: KeyChecker, now: () => number = Date.now) {
       );
     }
     const key = presentedKey(req);
-    if (key !== undefined && keys.accepts(key, req)) return next();
+    if (key !== undefined && keys.accepts(key, scope(req))) return next();
     const current =
       record && time - record.windowStart < FAILED_AUTH_WINDOW_MS
         ? record

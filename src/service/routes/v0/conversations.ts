@@ -16,6 +16,7 @@ import {
 import { DetailBody, StatusErrorBody, SuccessBody, ValidationErrorBody } from '../../../shared/api/errors';
 import type { ConversationService } from '../../conversations/conversation-service';
 import type { EventLog } from '../../events/event-log';
+import type { V0Event } from '../../../shared/api/events';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 
 const NOT_FOUND = { description: 'Unknown conversation', schema: DetailBody };
@@ -231,7 +232,8 @@ export function conversationRoutes(conversations: ConversationService, events: E
       handler: ({ params }) => {
         conversations.require(params.id);
         const all = events.after(params.id, -1);
-        return { trajectory: all.filter((e) => !(e.args as { hidden?: boolean } | undefined)?.hidden) };
+        const hidden = (e: V0Event) => e.args?.hidden === true || e.extras?.hidden === true;
+        return { trajectory: all.filter((e) => !hidden(e)) };
       },
     }),
   ];

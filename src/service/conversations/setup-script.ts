@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { NewEvent, V0Event } from '../../shared/api/events';
+import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import { observationText, type ShellSession } from '../sandbox/shell/shell-session';
+import { shellQuote } from '../sandbox/shell/shell-input';
+
+export const SETUP_SCRIPT = '.openhands/setup.sh';
+export const SETUP_LOG = '/tmp/dockhand/setup.log';
+const DEFAULT_TIMEOUT_SECONDS = 600;
+
+/** DOCKHAND_SETUP_TIMEOUT_S (whole seconds, 1-600), default 600. */
+export function setupTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.DOCKHAND_SETUP_TIMEOUT_S;
+  if (raw === undefined || raw === '') return DEFAULT_TIMEOUT_SECONDS;
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600)
+    throw new Error(`DOCKHAND_SETUP_TIMEOUT_S must be a whole number of seconds from 1 to 600, not "${raw}"`);
+  return seconds;
+}
+
+export interface SetupScriptDeps {
+  shell: ShellSession;
+  files: SandboxFiles;
+  /** The repository (or working directory) holding `.openhands/setup.sh`. */
+  repoDir: string;
+  /** A folder of the sandbox that outlives its shells: where a finished run is remembered. */
+  stateDir: string;
+  timeoutSeconds: number;
+  /** Appends an event to the conversation's log. */
+  record(event: NewEvent): V0Event;
+  /** Tells the user what is happening (`warning` when the script failed). */
+  report(message: string, warning: boolean): void;
+}
+
+/** Whether the script ran to the end with exit code 0; otherwise the note the agent gets about it. */
+export type SetupOutcome = { ran: false } | { ran: true; note: string | null };
+
+async function readOrNull(files: SandboxFiles, file: string): Promise<Buffer | null> {
+  return (await files.stat(file))?.type === 'file' ? files.read(file) : null;
+}
+
+/**
+ * Step 6 of the start pipeline: sources `.openhands/setup.sh` in the agent's shell (so what it exports stays
+ * set) as a hidden action the model never sees, with no no-output rule and one time limit; past it the command
+ * is stopped (C-c, then the foreground process group killed). Output goes to SETUP_LOG. A run that succeeded
+ * for the same script content is not repeated when the conversation starts again.
+ */
+export async function runSetupScript(deps: SetupScriptDeps): Promise<SetupOutcome> {
+  const script = path.posix.join(deps.repoDir, SETUP_SCRIPT);
+  const content = await readOrNull(deps.files, script);
+  if (!content) return { ran: false };
+  const doneFile = path.posix.join(deps.stateDir, 'setup-done');
+  const digest = createHash('sha256').update(content).digest('hex');
+  if ((await readOrNull(deps.files, doneFile))?.toString('utf8') === digest) return { ran: false };
+
+  deps.report(`Running ${SETUP_SCRIPT}...`, false);
+  const logDir = path.posix.dirname(SETUP_LOG);
+  const command = `mkdir -p ${logDir} && source ${shellQuote(script)} > ${SETUP_LOG} 2>&1`;
+  const action = deps.record({
+    source: 'environment',
+    message: `Running command: ${command}`,
+    action: 'run',
+    args: {
+      command,
+      is_input: false,
+      thought: '',
+      blocking: true,
+      is_static: false,
+      cwd: null,
+      hidden: true,
+      confirmation_state: 'confirmed',
+      security_risk: -1,
+      timeout: deps.timeoutSeconds,
+    },
+  });
+  let result = await deps.shell.execute({ command, timeout: deps.timeoutSeconds });
+  const timedOut = result.outcome === 'hard_timeout';
+  if (timedOut) result = (await deps.shell.interrupt()) ?? result;
+  deps.record({
+    source: 'environment',
+    message: `Command \`${command}\` executed with exit code ${result.exit_code}.`,
+    observation: 'run',
+    content: observationText(result),
+    extras: { command, hidden: true, metadata: result.metadata },
+    success: !timedOut && result.exit_code === 0,
+    cause: action.id,
+  });
+  if (!timedOut && result.exit_code === 0) {
+    await deps.files.write(doneFile, digest);
+    return { ran: true, note: null };
+  }
+  const note = timedOut
+    ? `${SETUP_SCRIPT} did not finish within ${deps.timeoutSeconds} s and was stopped; see ${SETUP_LOG}.`
+    : `${SETUP_SCRIPT} failed with exit code ${result.exit_code}; see ${SETUP_LOG}.`;
+  deps.report(note, true);
+  return { ran: true, note };
+}
