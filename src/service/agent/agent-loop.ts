@@ -10,16 +10,19 @@ import {
   userMessage,
   recallObservation,
 } from './agent-events';
+import type { SavedAgentState, SavedCall, SavedConfirmation } from './agent-state-store';
 import { needsConfirmation, type ConfirmationSettings } from './confirmation-policy';
+import { interruptedActions, RESTART_INTERRUPTED } from './interrupted-actions';
 import { LlmError } from './llm/llm-errors';
-import type { LlmClient, LlmResponse, LlmRetryInfo, LlmToolCall } from './llm/llm-types';
-import { buildMessages, type CallMetadata } from './message-builder';
+import type { LlmClient, LlmResponse, LlmRetryInfo } from './llm/llm-types';
+import { buildMessages } from './message-builder';
 import { condensedView } from './condenser/condensed-view';
 import { Condenser } from './condenser/condenser';
 import { maskOldOutputs } from './condenser/observation-masking';
 import { CONTEXT_OVERFLOW_ERROR, OverflowStreak } from './condenser/overflow-streak';
 import { tokenEstimate } from './condenser/token-estimate';
 import { retryDifferentlyEvents } from './loop-recovery';
+import { nextReplayTurn, replayExhausted, startReplay, type ReplayProgress, type ReplayStep } from './replay';
 import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector';
 import { analyzeAction, Risk, type SecretContext } from './security/rules-analyzer';
 import { executeBashTool } from './tools/execute-bash';
@@ -75,19 +78,24 @@ export interface AgentLoopDeps {
   /** Interrupts the running shell command (Stop). */
   interrupt(): Promise<unknown>;
   onStatus?(update: StatusUpdate): void;
+  /** Keeps what a restarted service needs to go on (called on every state change and step). */
+  saveState?(state: SavedAgentState): void;
 }
 
-interface QueuedCall {
-  call: LlmToolCall;
-  thought: string;
-  metadata: CallMetadata;
-}
+type QueuedCall = SavedCall;
 
-interface PendingConfirmation extends QueuedCall {
+interface PendingConfirmation extends SavedConfirmation {
   tool: AgentTool;
-  args: Record<string, unknown>;
-  risk: number;
 }
+
+/** How a state saved before a restart comes back: work in flight is paused, not resumed on its own. */
+const RESUMED_AS: Partial<Record<AgentState, AgentState>> = {
+  loading: 'awaiting_user_input',
+  running: 'paused',
+  rate_limited: 'paused',
+  user_confirmed: 'paused',
+  user_rejected: 'awaiting_user_input',
+};
 
 const RISK_VALUES: Record<string, number> = { LOW: Risk.LOW, MEDIUM: Risk.MEDIUM, HIGH: Risk.HIGH };
 
@@ -115,6 +123,7 @@ export class AgentLoop {
   private condensationRequested = false;
   private textTools = false;
   private budgetWarned = false;
+  private replay: ReplayProgress | null = null;
 
   constructor(private readonly deps: AgentLoopDeps) {
     this.iterationLimit = deps.config.maxIterations;
@@ -134,6 +143,47 @@ export class AgentLoop {
     );
     if (initial) this.sendMessage(initial.content, initial.imageUrls);
     else this.setState('awaiting_user_input');
+  }
+
+  /**
+   * Starts with a recorded trajectory (agent-behaviour §6.7): its first message opens the conversation and
+   * its actions take the place of model calls; `followUp` (`initial_user_msg`) is sent once it is over.
+   */
+  startReplay(steps: ReplayStep[], followUp: ReplayProgress['followUp']): void {
+    const { first, progress } = startReplay(steps, followUp);
+    this.replay = progress;
+    this.start({ content: first.content, imageUrls: first.imageUrls });
+  }
+
+  /**
+   * Goes on after a service restart from the event log and the saved state: an action that was running gets
+   * a result saying so, `running` comes back `paused` and a pending confirmation stays pending.
+   */
+  resume(saved: SavedAgentState): void {
+    this.iterations = saved.iterations;
+    this.iterationLimit = saved.iterationLimit;
+    this.budgetLimit = saved.budgetLimit;
+    this.cost = saved.cost;
+    this.costKnown = saved.costKnown;
+    this.promptTokens = saved.promptTokens;
+    this.completionTokens = saved.completionTokens;
+    this.queue = saved.queue;
+    this.recalled = saved.recalled;
+    this.textTools = saved.textTools;
+    this.replay = saved.replay;
+    for (const action of interruptedActions(this.deps.events.after(this.deps.conversationId, -1))) {
+      this.append(
+        errorObservation(RESTART_INTERRUPTED, {
+          cause: action.id,
+          ...(action.tool_call_metadata ? { tool_call_metadata: action.tool_call_metadata } : {}),
+        }),
+      );
+    }
+    const tool = saved.pending && this.deps.tools.get(saved.pending.call.name);
+    if (saved.pending && tool) this.pending = { ...saved.pending, tool };
+    else if (saved.pending) this.answerUnexecuted(saved.pending, RESTART_INTERRUPTED);
+    const state = RESUMED_AS[saved.state] ?? saved.state;
+    this.setState(state === 'awaiting_user_confirmation' && !this.pending ? 'awaiting_user_input' : state);
   }
 
   /** A user message: recorded, then the agent runs (rejecting a pending confirmation first). */
@@ -279,9 +329,13 @@ export class AgentLoop {
     do {
       this.again = false;
       while (this.current === 'running' && !this.pending) {
-        if (this.queue.length) await this.runQueued(this.queue.shift() as QueuedCall);
+        const queued = this.queue.shift();
+        this.save(); // before the call runs, so that a restart never runs it twice
+        if (queued) await this.runQueued(queued);
         else await this.askModel();
       }
+      const resting = this.current === 'finished' || this.current === 'awaiting_user_input';
+      if (this.replay && replayExhausted(this.replay) && resting) this.endReplay();
     } while (this.again && this.current === 'running');
   }
 
@@ -302,6 +356,7 @@ export class AgentLoop {
       this.append(loopDetectionEvent(stuck));
       return this.fail(STUCK_REASON);
     }
+    if (this.replay && this.replayStep(history)) return;
     this.abort = new AbortController();
     let response: LlmResponse;
     try {
@@ -371,6 +426,32 @@ export class AgentLoop {
         arguments: call.args ?? call.rawArgs,
       },
     }));
+  }
+
+  /** Takes the next recorded step instead of a model call; false once the replay is over and the model is next. */
+  private replayStep(history: V0Event[]): boolean {
+    const turn = nextReplayTurn(this.replay as ReplayProgress, history, this.deps.tools);
+    if (turn.kind === 'message') {
+      this.sendMessage(turn.step.content, turn.step.imageUrls);
+      if (turn.step.waitForResponse) this.setState('awaiting_user_input');
+      return true;
+    }
+    if (turn.kind === 'call') {
+      this.iterations += 1;
+      this.queue = [{ call: turn.call, thought: turn.thought, metadata: turn.metadata }];
+      return true;
+    }
+    if (turn.warning) this.deps.onStatus?.({ type: 'error', id: 'STATUS$REPLAY', message: turn.warning });
+    return this.endReplay();
+  }
+
+  /** The replay is over: `initial_user_msg` follows it. True when one was sent. */
+  private endReplay(): boolean {
+    const followUp = this.replay?.followUp;
+    this.replay = null;
+    if (!followUp) return false;
+    this.sendMessage(followUp.content, followUp.imageUrls);
+    return true;
   }
 
   private async runQueued(queued: QueuedCall): Promise<void> {
@@ -514,6 +595,38 @@ export class AgentLoop {
     if (state === this.current && state !== 'loading') return;
     this.current = state;
     this.append(agentStateChanged(state, reason));
+    this.save();
+  }
+
+  private save(): void {
+    if (!this.deps.saveState) return;
+    const pending = this.pending;
+    this.deps.saveState(
+      this.deps.masker.mask({
+        state: this.current,
+        iterations: this.iterations,
+        iterationLimit: this.iterationLimit,
+        budgetLimit: this.budgetLimit,
+        cost: this.cost,
+        costKnown: this.costKnown,
+        promptTokens: this.promptTokens,
+        completionTokens: this.completionTokens,
+        queue: this.queue,
+        pending: pending
+          ? {
+              call: pending.call,
+              thought: pending.thought,
+              metadata: pending.metadata,
+              args: pending.args,
+              risk: pending.risk,
+            }
+          : null,
+        recalled: this.recalled,
+        textTools: this.textTools,
+        workingDir: this.deps.toolContext.shell.metadata?.working_dir ?? null,
+        replay: this.replay,
+      }),
+    );
   }
 
   private append(event: NewEvent): V0Event {

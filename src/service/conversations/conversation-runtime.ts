@@ -2,6 +2,7 @@ import path from 'node:path';
 import { rm } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from '../agent/agent-loop';
+import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
 import { knowledgeInView, recallKnowledge } from '../agent/microagents/knowledge-recall';
 import { loadMicroagents, userMicroagentDirs } from '../agent/microagents/load-microagents';
 import { renderWorkspaceContext, type AppPort } from '../agent/microagents/workspace-context';
@@ -25,7 +26,7 @@ import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
-import { ShellSession } from '../sandbox/shell/shell-session';
+import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
 import { DEFAULTS } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
 import { CloneError } from '../git/clone-errors';
@@ -82,13 +83,18 @@ export class ConversationRuntime {
   private agent: AgentLoop | null = null;
   private readonly closing = new AbortController();
   private titler: ((message: string) => Promise<string | null>) | null = null;
+  private readonly agentStates: AgentStateStore;
+  /** The agent's state before the service restarted (null for a conversation that never ran). */
+  private saved: SavedAgentState | null = null;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly events: EventLog,
     private readonly record: ConversationRecord,
     private readonly hooks: RuntimeHooks,
-  ) {}
+  ) {
+    this.agentStates = new AgentStateStore(ctx.db);
+  }
 
   get loop(): AgentLoop | null {
     return this.agent;
@@ -99,6 +105,7 @@ export class ConversationRuntime {
   }
 
   async start(): Promise<void> {
+    this.saved = this.agentStates.load(this.record.id);
     this.report(RUNTIME_STATUS.startingRuntime, 'Starting the sandbox...');
     const target = await this.sandbox();
     this.report(RUNTIME_STATUS.runtimeStarted, 'The sandbox is running.');
@@ -154,8 +161,32 @@ export class ConversationRuntime {
       },
       interrupt: () => this.workspace?.shell.interrupt() ?? Promise.resolve(),
       onStatus: (update) => this.hooks.status(update),
+      saveState: (state) => this.agentStates.save(this.record.id, state),
     });
     this.report(RUNTIME_STATUS.ready, 'The agent is ready.');
+  }
+
+  /**
+   * Step 11: after a restart the agent goes on from its saved state; else a first start replays
+   * `replay_json` or sends the first message. Returns the message the conversation is named after.
+   */
+  beginAgent(first: boolean): string | null {
+    const loop = this.agent;
+    if (!loop) return null;
+    if (this.saved) {
+      loop.resume(this.saved);
+      return null;
+    }
+    const request = this.record.request;
+    const message = first ? request.initial_user_msg : null;
+    const initial = message ? { content: message, imageUrls: request.image_urls } : null;
+    const opening = first ? request.replay?.[0] : undefined;
+    if (opening?.kind === 'message' && request.replay) {
+      loop.startReplay(request.replay, initial);
+      return opening.content;
+    }
+    loop.start(initial ?? undefined);
+    return message;
   }
 
   /** A title for the conversation from its first message (one model call; a cut message when it fails). */
@@ -244,6 +275,7 @@ export class ConversationRuntime {
           env,
           files,
         }),
+        this.shellOptions(),
       );
       await shell.start();
       return {
@@ -258,7 +290,7 @@ export class ConversationRuntime {
       workingDir: target.workingDir,
       env: { ...process.env, ...target.env, ...env },
     });
-    const shell = new ShellSession(transport);
+    const shell = new ShellSession(transport, this.shellOptions());
     await shell.start();
     const release = target.adopt({
       pause: () => transport.pause(),
@@ -267,6 +299,11 @@ export class ConversationRuntime {
     });
     const files = new LocalSandboxFiles();
     return { shell, files, remove: (p) => rm(p, { force: true }), target, release };
+  }
+
+  /** A restarted conversation's shell starts where the previous one was (and says so in its first output). */
+  private shellOptions(): ShellSessionOptions {
+    return this.saved?.workingDir ? { restoredWorkingDir: this.saved.workingDir } : {};
   }
 
   /**
@@ -301,7 +338,9 @@ export class ConversationRuntime {
         scheme: this.ctx.gitScheme,
       });
       this.hooks.update({ selectedBranch: cloned.branch });
-      await workspace.shell.execute({ command: `cd ${shellQuote(cloned.directory)}` });
+      // A restarted shell stays in the directory its predecessor was in.
+      if (!this.saved?.workingDir)
+        await workspace.shell.execute({ command: `cd ${shellQuote(cloned.directory)}` });
       return cloned.directory;
     } catch (error) {
       if (error instanceof CloneError) throw new StartFailure(error.statusId, error.message);

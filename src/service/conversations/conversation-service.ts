@@ -19,6 +19,7 @@ import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
 import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
 import { assertImagesSupported, ImagesNotSupportedError } from '../agent/images';
+import { parseTrajectory, ReplayError } from '../agent/replay';
 import {
   createMicroagentPrompt,
   suggestedTaskPrompt,
@@ -331,9 +332,14 @@ export class ConversationService {
         initial_user_msg: message || null,
         image_urls: images,
         conversation_instructions: instructions || null,
+        replay: request.replay_json ? parseTrajectory(request.replay_json) : null,
       };
     } catch (error) {
-      if (error instanceof ImagesNotSupportedError || error instanceof UnsupportedProviderError)
+      if (
+        error instanceof ImagesNotSupportedError ||
+        error instanceof UnsupportedProviderError ||
+        error instanceof ReplayError
+      )
         throw httpError(400, error.message);
       throw error;
     }
@@ -420,8 +426,7 @@ export class ConversationService {
       await runtime.start();
       if (this.runtimes.get(record.id) !== runtime || !runtime.loop) return;
       this.update(record.id, { status: 'RUNNING' });
-      const message = first ? record.request.initial_user_msg : null;
-      runtime.loop.start(message ? { content: message, imageUrls: record.request.image_urls } : undefined);
+      const message = runtime.beginAgent(first);
       if (message) this.nameAfter(record.id, message);
     } catch (error) {
       if (this.runtimes.get(record.id) !== runtime) return;

@@ -1,4 +1,5 @@
 import type { ConversationStatus } from '../../shared/api/conversations';
+import type { ReplayStep } from '../agent/replay';
 import type { Db } from '../storage/database';
 
 /** What a conversation was started with, kept to run its start pipeline again after a restart. */
@@ -6,6 +7,8 @@ export interface StartRequest {
   initial_user_msg: string | null;
   image_urls: string[];
   conversation_instructions: string | null;
+  /** The steps of `replay_json`, replayed before `initial_user_msg` (absent in records made without one). */
+  replay?: ReplayStep[] | null;
 }
 
 export interface ConversationRecord {

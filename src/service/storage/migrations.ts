@@ -119,4 +119,15 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       CREATE INDEX start_tasks_created ON start_tasks (created_at DESC, id);
     `,
   },
+  {
+    version: 7,
+    name: 'agent state across restarts',
+    sql: `
+      CREATE TABLE agent_states (
+        conversation_id TEXT PRIMARY KEY REFERENCES conversations (id) ON DELETE CASCADE,
+        data TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,0 +1,60 @@
+import type { Db, Statement } from '../storage/database';
+import type { AgentState } from './agent-events';
+import type { LlmToolCall } from './llm/llm-types';
+import type { CallMetadata } from './message-builder';
+import type { ReplayProgress } from './replay';
+
+/** A model call waiting its turn (or the user's confirmation), as the loop keeps it. */
+export interface SavedCall {
+  call: LlmToolCall;
+  thought: string;
+  metadata: CallMetadata;
+}
+
+/** A call held for confirmation, with the arguments and risk it was assessed with. */
+export interface SavedConfirmation extends SavedCall {
+  args: Record<string, unknown>;
+  risk: number;
+}
+
+/** What the agent loop needs to go on after a service restart (agent-behaviour §2.3, §2.7). */
+export interface SavedAgentState {
+  state: AgentState;
+  iterations: number;
+  iterationLimit: number;
+  budgetLimit: number | null;
+  cost: number;
+  costKnown: boolean;
+  promptTokens: number;
+  completionTokens: number;
+  queue: SavedCall[];
+  pending: SavedConfirmation | null;
+  recalled: boolean;
+  textTools: boolean;
+  /** The shell's working directory at its last prompt. */
+  workingDir: string | null;
+  replay: ReplayProgress | null;
+}
+
+/** The `agent_states` table: one saved state per conversation, removed with the conversation. */
+export class AgentStateStore {
+  private readonly select: Statement;
+  private readonly upsert: Statement;
+
+  constructor(db: Db) {
+    this.select = db.prepare('SELECT data FROM agent_states WHERE conversation_id = ?');
+    this.upsert = db.prepare(
+      `INSERT INTO agent_states (conversation_id, data, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (conversation_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+    );
+  }
+
+  load(conversationId: string): SavedAgentState | null {
+    const row = this.select.get(conversationId) as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as SavedAgentState) : null;
+  }
+
+  save(conversationId: string, state: SavedAgentState): void {
+    this.upsert.run(conversationId, JSON.stringify(state), new Date().toISOString());
+  }
+}
