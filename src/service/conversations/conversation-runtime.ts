@@ -8,7 +8,8 @@ import { renderWorkspaceContext, type AppPort } from '../agent/microagents/works
 import { FALLBACK_CONTEXT_WINDOW } from '../agent/condenser/condenser';
 import { createLlmClient } from '../agent/llm/llm-client';
 import { generateTitle } from '../agent/title';
-import { contextWindowOf } from '../agent/llm/model-table';
+import { contextWindowOf, supportsVision } from '../agent/llm/model-table';
+import type { McpStdioServer } from '../agent/microagents/microagent';
 import { llmTimingFromEnv } from '../agent/llm/retry-policy';
 import systemPrompt from '../agent/prompts/system-prompt.md?raw';
 import { EditHistory } from '../agent/tools/str-replace-editor/edit-history';
@@ -33,6 +34,9 @@ import { dockerGitSandbox, processGitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
 import { shellQuote } from '../sandbox/shell/shell-input';
 import type { GitProvider } from '../../shared/api/settings';
+import { connectConversationMcp } from '../mcp/conversation-mcp';
+import type { McpToolset } from '../mcp/mcp-toolset';
+import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
@@ -79,6 +83,8 @@ export class ConversationRuntime {
   private agent: AgentLoop | null = null;
   private readonly closing = new AbortController();
   private titler: ((message: string) => Promise<string | null>) | null = null;
+  private mcp: McpToolset | null = null;
+  private microagentServers: McpStdioServer[] = [];
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -116,6 +122,11 @@ export class ConversationRuntime {
       signal: this.closing.signal,
       timing: llmTimingFromEnv(process.env),
     });
+    const tools = new ToolRegistry();
+    const mcp = await this.connectMcp(target, tools.names(), model);
+    if (this.closing.signal.aborted) return void (await mcp.close());
+    this.mcp = mcp;
+    for (const tool of mcp.tools) tools.add(tool);
     this.titler = (message) =>
       generateTitle(llm, message, masker).then((generated) => generated?.title ?? null);
     this.agent = new AgentLoop({
@@ -123,7 +134,7 @@ export class ConversationRuntime {
       events: this.events,
       masker,
       llm,
-      tools: new ToolRegistry(),
+      tools,
       toolContext: {
         shell: this.workspace.shell,
         editor: new Editor(
@@ -145,8 +156,12 @@ export class ConversationRuntime {
         contextWindow: contextWindowOf(model) ?? FALLBACK_CONTEXT_WINDOW,
         confirmationMode: settings.confirmation_mode ?? false,
         securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
+        mcpTools: mcp.nameMap(),
       },
-      interrupt: () => this.workspace?.shell.interrupt() ?? Promise.resolve(),
+      interrupt: () => {
+        this.mcp?.cancelCalls();
+        return this.workspace?.shell.interrupt() ?? Promise.resolve();
+      },
       onStatus: (update) => this.hooks.status(update),
     });
     this.report(RUNTIME_STATUS.ready, 'The agent is ready.');
@@ -162,6 +177,8 @@ export class ConversationRuntime {
     this.closing.abort();
     if (this.agent && !['stopped', 'error', 'finished'].includes(this.agent.state)) await this.agent.stop();
     await this.agent?.settled();
+    await this.mcp?.close();
+    this.mcp = null;
     await this.workspace?.shell.close().catch(() => undefined);
     this.workspace?.release();
     this.workspace = null;
@@ -170,6 +187,27 @@ export class ConversationRuntime {
   private report(statusId: string, message: string): void {
     this.hooks.update({ runtimeStatus: statusId });
     this.hooks.status({ type: 'info', id: statusId, message });
+  }
+
+  /** MCP servers (steps 8-9): settings, request and microagent servers, in parallel; failures only warn. */
+  private async connectMcp(
+    target: SandboxTarget,
+    builtinNames: string[],
+    model: string,
+  ): Promise<McpToolset> {
+    this.report(RUNTIME_STATUS.settingUpSkills, 'Connecting MCP servers...');
+    const stored = this.record.request.mcp_config;
+    const mcp = await connectConversationMcp({
+      settings: await this.ctx.settings.mcpConfig(),
+      request: stored ? await withRequestMcpKeys(this.ctx.secrets, this.record.id, stored) : null,
+      microagents: this.microagentServers,
+      target,
+      builtinNames,
+      vision: supportsVision(model),
+    });
+    for (const warning of mcp.warnings)
+      this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
+    return mcp;
   }
 
   /** The conversation's sandbox: its own one started again, or a new one from the default spec. */
@@ -327,6 +365,7 @@ export class ConversationRuntime {
     });
     for (const warning of warnings)
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
+    this.microagentServers = microagents.flatMap((m) => m.mcpStdioServers);
     const repository = this.record.selectedRepository
       ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
       : null;

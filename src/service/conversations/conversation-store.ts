@@ -1,4 +1,5 @@
 import type { ConversationStatus } from '../../shared/api/conversations';
+import type { MCPConfig } from '../../shared/api/mcp';
 import type { Db } from '../storage/database';
 
 /** What a conversation was started with, kept to run its start pipeline again after a restart. */
@@ -6,6 +7,8 @@ export interface StartRequest {
   initial_user_msg: string | null;
   image_urls: string[];
   conversation_instructions: string | null;
+  /** The request's own MCP servers, without their `api_key`s (those are in the secret store). */
+  mcp_config?: MCPConfig | null;
 }
 
 export interface ConversationRecord {
