@@ -29,7 +29,9 @@ async function deliverFixture(container: string, bundle: string): Promise<void> 
   archive.entry({ name: 'mcp-fixture/echo-server.mjs', mode: 0o644 }, bundle);
   archive.entry({ name: 'mcp-fixture/ready', mode: 0o644 }, '');
   archive.finalize();
-  await docker.getContainer(container).putArchive(archive, { path: '/tmp' });
+  const chunks: Buffer[] = [];
+  for await (const chunk of archive) chunks.push(chunk as Buffer);
+  await docker.getContainer(container).putArchive(Buffer.concat(chunks), { path: '/tmp' });
 }
 
 describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', () => {
@@ -104,7 +106,7 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
     socket.on('oh_event', (event: { status_update?: boolean; message?: string }) => {
       if (event.status_update) statuses.push(event);
     });
-    await new Promise((resolve) => socket.once('connect', resolve));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     const sandboxId = await until(
       async () =>
         ((await service.api('GET', `/api/conversations/${id}`)).json as { sandbox_id: string | null })
@@ -198,7 +200,7 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
         const top = await container
           .top({ ps_args: '-eo args' })
           .catch(() => ({ Processes: [] as string[][] }));
-        return top.Processes.some((p) => p.join(' ').includes('echo-server.mjs'));
+        return top.Processes.some((p: string[]) => p.join(' ').includes('echo-server.mjs'));
       },
       (running) => !running,
       'the stdio server to end after the conversation closed',
