@@ -83,7 +83,7 @@ describe.skipIf(skip !== null)('MCP servers over streamable HTTP and SSE', () =>
       ['echo', 'sleep', 'think', 'wipe'].flatMap((t) => [`${shttpName}_${t}`, `${sseName}_${t}`]).sort(),
     );
     const results = (await eventsOf(id)).filter((e) => e.observation === 'mcp');
-    expect(results.map((e) => e.content.split('\n')[0])).toEqual(['echo: over http', 'echo: over sse']);
+    expect(results.map((e) => e.content?.split('\n')[0])).toEqual(['echo: over http', 'echo: over sse']);
     expect(fixture.authorizations).toEqual(
       expect.arrayContaining([`Bearer ${SHTTP_KEY}`, `Bearer ${SSE_KEY}`]),
     );
