@@ -58,12 +58,18 @@ export function errorObservation(content: string, extra: Partial<NewEvent> = {})
   };
 }
 
-export function systemAction(content: string, tools: unknown[], version: string): NewEvent {
+/** The `system` event; `mcpTools` is the MCP name map (model name -> server and tool). */
+export function systemAction(
+  content: string,
+  tools: unknown[],
+  version: string,
+  mcpTools: Record<string, { server: string; tool: string }> = {},
+): NewEvent {
   return {
     source: 'agent',
     message: content,
     action: 'system',
-    args: { content, tools, openhands_version: version, agent_class: 'CodeActAgent' },
+    args: { content, tools, openhands_version: version, agent_class: 'CodeActAgent', mcp_tools: mcpTools },
   };
 }
 

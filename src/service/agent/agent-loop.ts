@@ -64,6 +64,8 @@ export interface AgentLoopConfig extends ConfirmationSettings {
   condenserMaxSize: number | null;
   /** The model's context window in tokens. */
   contextWindow: number;
+  /** The MCP tools' name map, recorded in the `system` event. */
+  mcpTools?: Record<string, { server: string; tool: string }>;
 }
 
 export interface AgentLoopDeps {
@@ -139,7 +141,12 @@ export class AgentLoop {
   start(initial?: { content: string; imageUrls?: string[] }): void {
     this.setState('loading');
     this.append(
-      systemAction(this.deps.config.systemPrompt, this.deps.tools.definitions(), this.deps.config.version),
+      systemAction(
+        this.deps.config.systemPrompt,
+        this.deps.tools.definitions(),
+        this.deps.config.version,
+        this.deps.config.mcpTools,
+      ),
     );
     if (initial) this.sendMessage(initial.content, initial.imageUrls);
     else this.setState('awaiting_user_input');

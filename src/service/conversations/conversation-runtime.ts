@@ -9,7 +9,8 @@ import { renderWorkspaceContext, type AppPort } from '../agent/microagents/works
 import { FALLBACK_CONTEXT_WINDOW } from '../agent/condenser/condenser';
 import { createLlmClient } from '../agent/llm/llm-client';
 import { generateTitle } from '../agent/title';
-import { contextWindowOf } from '../agent/llm/model-table';
+import { contextWindowOf, supportsVision } from '../agent/llm/model-table';
+import type { McpStdioServer } from '../agent/microagents/microagent';
 import { llmTimingFromEnv } from '../agent/llm/retry-policy';
 import systemPrompt from '../agent/prompts/system-prompt.md?raw';
 import { EditHistory } from '../agent/tools/str-replace-editor/edit-history';
@@ -34,6 +35,9 @@ import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git
 import { DEFAULT_HOSTS } from '../git/provider-api';
 import { shellQuote } from '../sandbox/shell/shell-input';
 import type { GitProvider } from '../../shared/api/settings';
+import { connectConversationMcp } from '../mcp/conversation-mcp';
+import type { McpToolset } from '../mcp/mcp-toolset';
+import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
 import { GitHookError, installPreCommitHook } from './git-hooks';
 import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
@@ -86,6 +90,8 @@ export class ConversationRuntime {
   private readonly agentStates: AgentStateStore;
   /** The agent's state before the service restarted (null for a conversation that never ran). */
   private saved: SavedAgentState | null = null;
+  private mcp: McpToolset | null = null;
+  private microagentServers: McpStdioServer[] = [];
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -129,6 +135,11 @@ export class ConversationRuntime {
       signal: this.closing.signal,
       timing: llmTimingFromEnv(process.env),
     });
+    const tools = new ToolRegistry();
+    const mcp = await this.connectMcp(target, tools.names(), model);
+    if (this.closing.signal.aborted) return void (await mcp.close());
+    this.mcp = mcp;
+    for (const tool of mcp.tools) tools.add(tool);
     this.titler = (message) =>
       generateTitle(llm, message, masker).then((generated) => generated?.title ?? null);
     this.agent = new AgentLoop({
@@ -136,7 +147,7 @@ export class ConversationRuntime {
       events: this.events,
       masker,
       llm,
-      tools: new ToolRegistry(),
+      tools,
       toolContext: {
         shell: this.workspace.shell,
         editor: new Editor(
@@ -158,8 +169,12 @@ export class ConversationRuntime {
         contextWindow: contextWindowOf(model) ?? FALLBACK_CONTEXT_WINDOW,
         confirmationMode: settings.confirmation_mode ?? false,
         securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
+        mcpTools: mcp.nameMap(),
       },
-      interrupt: () => this.workspace?.shell.interrupt() ?? Promise.resolve(),
+      interrupt: () => {
+        this.mcp?.cancelCalls();
+        return this.workspace?.shell.interrupt() ?? Promise.resolve();
+      },
       onStatus: (update) => this.hooks.status(update),
       saveState: (state) => this.agentStates.save(this.record.id, state),
     });
@@ -199,6 +214,8 @@ export class ConversationRuntime {
     this.closing.abort();
     if (this.agent && !['stopped', 'error', 'finished'].includes(this.agent.state)) await this.agent.stop();
     await this.agent?.settled();
+    await this.mcp?.close();
+    this.mcp = null;
     await this.workspace?.shell.close().catch(() => undefined);
     this.workspace?.release();
     this.workspace = null;
@@ -207,6 +224,27 @@ export class ConversationRuntime {
   private report(statusId: string, message: string): void {
     this.hooks.update({ runtimeStatus: statusId });
     this.hooks.status({ type: 'info', id: statusId, message });
+  }
+
+  /** MCP servers (steps 8-9): settings, request and microagent servers, in parallel; failures only warn. */
+  private async connectMcp(
+    target: SandboxTarget,
+    builtinNames: string[],
+    model: string,
+  ): Promise<McpToolset> {
+    this.report(RUNTIME_STATUS.settingUpSkills, 'Connecting MCP servers...');
+    const stored = this.record.request.mcp_config;
+    const mcp = await connectConversationMcp({
+      settings: await this.ctx.settings.mcpConfig(),
+      request: stored ? await withRequestMcpKeys(this.ctx.secrets, this.record.id, stored) : null,
+      microagents: this.microagentServers,
+      target,
+      builtinNames,
+      vision: supportsVision(model),
+    });
+    for (const warning of mcp.warnings)
+      this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
+    return mcp;
   }
 
   /** The conversation's sandbox: its own one started again, or a new one from the default spec. */
@@ -405,6 +443,7 @@ export class ConversationRuntime {
     });
     for (const warning of warnings)
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
+    this.microagentServers = microagents.flatMap((m) => m.mcpStdioServers);
     const repository = this.record.selectedRepository
       ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
       : null;

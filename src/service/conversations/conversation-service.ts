@@ -14,6 +14,7 @@ import type { EventLog } from '../events/event-log';
 import { SecretMasker } from '../events/secret-masker';
 import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
+import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
 import { sandboxKey } from '../sandbox/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
@@ -187,6 +188,8 @@ export class ConversationService {
       : null;
     await this.ctx.docker.require();
     this.makeRoom();
+    if (request.mcp_config)
+      start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
     const now = new Date().toISOString();
     const record: ConversationRecord = {
       id,
@@ -254,6 +257,7 @@ export class ConversationService {
     for (const child of this.store.childrenOf(id)) await this.delete(child);
     await this.stop(id);
     this.events.deleteAll(id);
+    await forgetRequestMcpKeys(this.ctx.secrets, id, record.request.mcp_config);
     this.store.delete(id);
     this.deleted.forEach((listener) => listener(id));
     this.statuses.emit(endEvent(id), 'deleted');

@@ -1,5 +1,6 @@
 import type { ConversationStatus } from '../../shared/api/conversations';
 import type { ReplayStep } from '../agent/replay';
+import type { MCPConfig } from '../../shared/api/mcp';
 import type { Db } from '../storage/database';
 
 /** What a conversation was started with, kept to run its start pipeline again after a restart. */
@@ -9,6 +10,8 @@ export interface StartRequest {
   conversation_instructions: string | null;
   /** The steps of `replay_json`, replayed before `initial_user_msg` (absent in records made without one). */
   replay?: ReplayStep[] | null;
+  /** The request's own MCP servers, without their `api_key`s (those are in the secret store). */
+  mcp_config?: MCPConfig | null;
 }
 
 export interface ConversationRecord {

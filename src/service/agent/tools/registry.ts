@@ -28,6 +28,11 @@ export class ToolRegistry {
     this.tools.set(tool.name, tool);
   }
 
+  /** The names of the tools offered so far. */
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
   get(name: string): AgentTool | undefined {
     return this.tools.get(name);
   }
@@ -35,14 +40,16 @@ export class ToolRegistry {
   /** The definitions sent to the model: JSON schemas, with `security_risk` where the tool declares one. */
   definitions(): LlmToolDefinition[] {
     return [...this.tools.values()].map((tool) => {
-      const schema = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown> & {
+      const schema = (
+        tool.jsonSchema ? { ...tool.jsonSchema } : z.toJSONSchema(tool.parameters, { io: 'input' })
+      ) as Record<string, unknown> & {
         properties?: Record<string, unknown>;
         required?: string[];
       };
       delete schema.$schema;
       if (tool.declaresRisk) {
         schema.properties = { ...schema.properties, security_risk: SECURITY_RISK_SCHEMA };
-        schema.required = [...(schema.required ?? []), 'security_risk'];
+        if (tool.declaresRisk === true) schema.required = [...(schema.required ?? []), 'security_risk'];
       }
       return {
         name: tool.name,

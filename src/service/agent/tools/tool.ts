@@ -35,8 +35,13 @@ export interface AgentTool<P = Record<string, unknown>> {
   name: string;
   description: string;
   parameters: z.ZodType<P>;
-  /** Whether the model must declare a `security_risk` with each call (added to the schema it sees). */
-  declaresRisk: boolean;
+  /** The JSON schema the model is given, when the tool has one of its own (MCP); else made from `parameters`. */
+  jsonSchema?: Record<string, unknown>;
+  /**
+   * Whether the model declares a `security_risk` with each call (added to the schema it sees): `true` as a
+   * required property, `'optional'` as an optional one (MCP tools).
+   */
+  declaresRisk: boolean | 'optional';
   /** Whether a call changes anything (confirmation mode asks only about these). */
   hasSideEffects(args: P): boolean;
   toAction(args: P, thought: string): ToolAction;

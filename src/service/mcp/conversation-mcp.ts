@@ -1,0 +1,35 @@
+import type { MCPConfig } from '../../shared/api/mcp';
+import type { McpStdioServer } from '../agent/microagents/microagent';
+import type { SandboxTarget } from '../sandbox/sandbox-provider';
+import { McpToolset } from './mcp-toolset';
+import { mergeServers, timeoutOverrideFromEnv } from './server-config';
+import { openTransport } from './server-transports';
+
+export interface ConversationMcpOptions {
+  /** The settings' servers, with their `api_key`s. */
+  settings: MCPConfig | null;
+  /** The start request's servers, with their `api_key`s. */
+  request: MCPConfig | null;
+  /** The stdio servers of the conversation's microagents. */
+  microagents: McpStdioServer[];
+  target: SandboxTarget;
+  builtinNames: Iterable<string>;
+  vision: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Connects a conversation's MCP servers (start steps 8-9): failures are warnings, never fatal. */
+export function connectConversationMcp(options: ConversationMcpOptions): Promise<McpToolset> {
+  const servers = mergeServers({
+    settings: options.settings,
+    request: options.request,
+    microagents: options.microagents,
+    timeoutOverrideS: timeoutOverrideFromEnv(options.env ?? process.env),
+  });
+  return McpToolset.connect({
+    servers,
+    open: (server) => openTransport(server, options.target),
+    builtinNames: options.builtinNames,
+    vision: options.vision,
+  });
+}

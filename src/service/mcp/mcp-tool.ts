@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentTool, ToolObservation } from '../agent/tools/tool';
+import type { McpConnection } from './mcp-connection';
+import type { NamedTool } from './tool-names';
+import { cleanToolSchema, type JsonSchemaObject } from './tool-schema';
+
+type Args = Record<string, unknown>;
+
+/** Validates arguments against the tool's JSON schema; any object when zod cannot read the schema. */
+function validatorFor(schema: JsonSchemaObject): z.ZodType<Args> {
+  try {
+    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<Args>;
+  } catch {
+    return z.record(z.string(), z.unknown());
+  }
+}
+
+/**
+ * An MCP server's tool as an agent tool: the server's (cleaned) JSON schema with an optional
+ * `security_risk`, side-effecting unless `readOnlyHint`, analyzed with its hints (`destructiveHint` is HIGH,
+ * R9), recorded as a `call_tool_mcp` action answered by an `mcp` observation.
+ */
+export function mcpAgentTool(
+  named: NamedTool,
+  tool: Tool,
+  connection: McpConnection,
+  vision: boolean,
+): AgentTool {
+  const schema = cleanToolSchema(tool.inputSchema);
+  const hints = tool.annotations ?? {};
+  const readOnly = hints.readOnlyHint === true;
+  return {
+    name: named.name,
+    description:
+      tool.description || tool.title || `The ${named.tool} tool of the MCP server ${named.server}.`,
+    parameters: validatorFor(schema),
+    jsonSchema: schema,
+    declaresRisk: 'optional',
+    hasSideEffects: () => !readOnly,
+    toAction: (args, thought) => ({
+      action: 'call_tool_mcp',
+      args: { name: named.name, arguments: args, thought },
+      message: `I am calling the MCP tool ${named.name} with ${JSON.stringify(args)}`,
+    }),
+    analyzed: (args) => ({
+      tool: 'mcp',
+      name: named.name,
+      arguments: args,
+      readOnlyHint: readOnly,
+      destructiveHint: hints.destructiveHint === true,
+    }),
+    execute: async (args): Promise<ToolObservation> => {
+      const outcome = await connection.call(named.tool, named.name, args, vision);
+      const imageUrls = outcome.images.map((image) => `data:${image.mimeType};base64,${image.data}`);
+      return {
+        observation: 'mcp',
+        content: outcome.text,
+        extras: { name: named.name, arguments: args, ...(imageUrls.length ? { image_urls: imageUrls } : {}) },
+        message: outcome.text,
+        success: !outcome.isError,
+      };
+    },
+  };
+}
