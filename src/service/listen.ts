@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { RequestListener } from 'node:http';
+import { answerClientErrorsAsJson } from './http/client-errors';
 
 export const DEFAULT_PORT = 3000;
 const FALLBACK_PORTS = [3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009, 3010];
@@ -38,6 +39,7 @@ export async function listenOnLoopback(
   options: { port: number; strict: boolean },
 ): Promise<{ server: Server; port: number }> {
   const server = createServer(handler);
+  answerClientErrorsAsJson(server);
   const candidates = options.strict
     ? [options.port]
     : [options.port, ...FALLBACK_PORTS.filter((p) => p !== options.port), 0];

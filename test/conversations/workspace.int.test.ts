@@ -1,17 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { until } from '../support/until';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { V0Event } from '../../src/shared/api/events';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
-import {
-  dockerSkipReason,
-  execIn,
-  instanceId,
-  removeLabelled,
-  startSandboxService,
-} from '../sandbox/support';
+import { dockerSkipReason, execIn } from '../sandbox/support';
+import { startWorkspaceConversation, type WorkspaceConversation } from './workspace-fixture';
 import { readZip } from './zip-reader';
 
 const skip = await dockerSkipReason();
@@ -20,19 +12,6 @@ if (skip) console.warn(`Skipping the conversation workspace tests: ${skip}`);
 const OUTSIDE = 'Value error, Path must stay inside the workspace';
 const W = '/workspace/project';
 
-// What the agent sets up in the workspace, then commits.
-const SETUP = [
-  "printf 'hello\\n' > hello.txt",
-  'mkdir -p src docs build .openhands/microagents',
-  "printf 'old\\n' > src/old.ts && printf 'keep\\n' > src/keep.ts && printf 'doc\\n' > docs/a.md",
-  "printf 'build/\\n*.log\\n' > .gitignore && touch build/out.js debug.log",
-  "printf '\\211PNG\\000\\001' > image.png",
-  'ln -s /etc etc-link',
-  "printf 'keep\\n' > /tmp/outside.txt && ln -s /tmp/outside.txt trap.txt",
-  "printf -- '---\\nname: house-rules\\n---\\nUse tabs.\\n' > .openhands/microagents/house-rules.md",
-  'git add -A && git commit -qm initial',
-].join(' && ');
-
 // What the user then changes: a modification, a deletion, a new file and a rename.
 const EDITS =
   "printf 'changed\\n' > hello.txt && rm src/old.ts && printf 'new\\n' > added.txt && git mv docs/a.md docs/b.md";
@@ -40,23 +19,13 @@ const EDITS =
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe.skipIf(skip !== null)('conversation workspace routes with a Docker sandbox', () => {
+  let workspace: WorkspaceConversation;
   let service: TestService;
-  let llm: ScriptedLlm;
   let id: string;
   let sandboxId: string;
+  let api: WorkspaceConversation['api'];
+  let runAsUser: WorkspaceConversation['runAsUser'];
 
-  const api = (method: string, path: string, options?: Parameters<TestService['api']>[2]) =>
-    service.api(method, `/api/conversations/${id}${path}`, options);
-  const userRuns = async () =>
-    ((await api('GET', '/events?limit=100')).json as { events: V0Event[] }).events.filter(
-      (e) => e.source === 'user' && e.observation === 'run',
-    ).length;
-  const runAsUser = async (command: string) => {
-    const before = await userRuns();
-    const run = await api('POST', '/events', { body: { action: 'run', args: { command } } });
-    expect(run.json).toEqual({ success: true });
-    await until(userRuns, (count) => count > before, `the command ${command}`);
-  };
   const fetchRaw = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${service.url}/api/conversations/${id}${path}`, {
       ...init,
@@ -75,34 +44,13 @@ describe.skipIf(skip !== null)('conversation workspace routes with a Docker sand
   };
 
   beforeAll(async () => {
-    llm = await startScriptedLlm([], {
-      channels: [{ marker: '[dockhand:title]', step: { text: 'Workspace title' } }],
-    });
-    // Host networking publishes the app ports as 8011/8012, so web-hosts has something to show.
-    service = await startSandboxService({}, { network: 'host' });
-    await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-    });
-    llm.push(
-      { toolCalls: [{ name: 'execute_bash', args: { command: SETUP, security_risk: 'LOW' } }] },
-      { text: 'The workspace is ready.' },
-    );
-    const created = await service.api('POST', '/api/conversations', { body: { initial_user_msg: 'set up' } });
-    id = (created.json as { conversation_id: string }).conversation_id;
-    const ready = await until(
-      async () => (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>,
-      (c) => c.agent_state === 'awaiting_user_input',
-      'the agent to set up the workspace',
-    );
-    sandboxId = ready.sandbox_id as string;
+    workspace = await startWorkspaceConversation();
+    ({ service, id, sandboxId, api, runAsUser } = workspace);
     await runAsUser(EDITS);
   });
 
   afterAll(async () => {
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
-    await llm?.close();
+    await workspace?.close();
   });
 
   it('answers the VS Code URL, the web hosts and the microagents', async () => {

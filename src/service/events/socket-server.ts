@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { UserActionRequest } from '../../shared/api/conversations';
 import type { V0Event } from '../../shared/api/events';
@@ -49,21 +49,43 @@ function hostAllowed(req: IncomingMessage, port: number): boolean {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host);
 }
 
+function fromLocalPage(req: IncomingMessage, port: number): boolean {
+  const origin = req.headers.origin;
+  return hostAllowed(req, port) && (origin === undefined || isAllowedOrigin(origin));
+}
+
+/**
+ * socket.io answers its own path before the app, refusing a foreign Host or Origin with its own body (and a
+ * foreign preflight with 400). Such requests go to the app instead, which answers them as on every other
+ * path: 403 `{"detail":"Invalid host header"}` or `{"detail":"Origin not allowed"}`.
+ */
+function refuseForeignRequestsInTheApp(
+  http: HttpServer,
+  appListeners: ReturnType<HttpServer['listeners']>,
+  port: () => number,
+): void {
+  const socketListeners = http.listeners('request');
+  http.removeAllListeners('request');
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const foreign = req.url?.startsWith('/socket.io/') && !fromLocalPage(req, port());
+    for (const listener of foreign ? appListeners : socketListeners) listener.call(http, req, res);
+  });
+}
+
 /**
  * The OpenHands socket.io protocol on `/socket.io`: `oh_event` replay after `latest_event_id` then live,
  * `oh_user_action` (alias `oh_action`) input, status updates, and a close payload before disconnecting.
  */
 export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Server {
+  const appListeners = http.listeners('request');
   const io = new Server(http, {
     path: '/socket.io',
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
     serveClient: false,
     cors: { origin: (origin, callback) => callback(null, origin === undefined || isAllowedOrigin(origin)) },
-    allowRequest: (req, callback) => {
-      const origin = req.headers.origin;
-      callback(null, hostAllowed(req, deps.port()) && (origin === undefined || isAllowedOrigin(origin)));
-    },
+    allowRequest: (req, callback) => callback(null, fromLocalPage(req, deps.port())),
   });
+  refuseForeignRequestsInTheApp(http, appListeners, deps.port);
   const counts = new Map<string, number>();
   deps.onKeyRotated(() => {
     io.emit('oh_event', CLOSE_PAYLOAD);

@@ -1,9 +1,21 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
-import type { RouteSpec } from './routes';
+import { DetailBody, ValidationErrorBody } from '../../shared/api/errors';
+import { readsJsonBody, type RouteResponse, type RouteSpec } from './routes';
 
 function openApiPath(path: string): string {
   return path.replace(/[:*](\w+)/g, '{$1}');
+}
+
+/** What any route that reads a JSON body can answer before its handler runs (contract §1, §15). */
+const BODY_RESPONSES: Record<number, RouteResponse> = {
+  413: { description: 'Request body too large', schema: DetailBody },
+  415: { description: 'The body is not application/json', schema: DetailBody },
+  422: { description: 'Invalid request', schema: ValidationErrorBody },
+};
+
+function responsesOf(route: RouteSpec): Record<number, RouteResponse> {
+  return readsJsonBody(route) ? { ...BODY_RESPONSES, ...route.responses } : route.responses;
 }
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
@@ -37,7 +49,7 @@ export function buildOpenApi(routes: RouteSpec[], version: string): unknown {
         ...(route.params ? { params: route.params as z.ZodObject } : {}),
       },
       responses: Object.fromEntries(
-        Object.entries(route.responses).map(([status, response]) => [
+        Object.entries(responsesOf(route)).map(([status, response]) => [
           status,
           {
             description: response.description,

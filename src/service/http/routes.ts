@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { match } from 'path-to-regexp';
 import type { z } from 'zod';
 import { httpError } from './errors';
+import { excessNestingOffset, MAX_JSON_NESTING } from './json-nesting';
 import { bodyMissing, jsonInvalid, validate, ValidationFailed } from './validation';
 
 export const MAX_JSON_BODY = 10 * 1024 * 1024;
@@ -104,12 +105,18 @@ function parseJsonBody(req: Request): unknown {
     throw httpError(415, 'Unsupported Media Type: the body must be application/json');
   }
   const text = buffer.toString('utf8');
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new ValidationFailed([jsonInvalid(jsonErrorOffset(message, text), message)]);
   }
+  const tooDeep = excessNestingOffset(text);
+  if (tooDeep !== null) {
+    throw new ValidationFailed([jsonInvalid(tooDeep, `Nesting deeper than ${MAX_JSON_NESTING} levels`)]);
+  }
+  return parsed;
 }
 
 function readBody(spec: RouteSpec, req: Request): unknown {
@@ -122,11 +129,16 @@ function readBody(spec: RouteSpec, req: Request): unknown {
   return validate(spec.body, body, 'body');
 }
 
+/** Whether a route reads its body as JSON (with the 413, 415 and 422 answers that brings). */
+export function readsJsonBody(spec: RouteSpec): boolean {
+  return !spec.multipartBody && (spec.body !== undefined || spec.method !== 'get');
+}
+
 /** Mounts the routes on `router`, each validating its input before its handler runs. */
 export function mountRoutes(router: Router, specs: RouteSpec[]): void {
   for (const spec of specs) {
     const handlers = [
-      ...(!spec.multipartBody && (spec.body || spec.method !== 'get') ? [rawBody] : []),
+      ...(readsJsonBody(spec) ? [rawBody] : []),
       async (req: Request, res: Response) => {
         const body = readBody(spec, req);
         const query = spec.query ? validate(spec.query, req.query, 'query') : undefined;

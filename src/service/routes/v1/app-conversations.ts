@@ -45,6 +45,8 @@ export function appConversationRoutes(app: AppConversations): RouteSpec[] {
       body: AppConversationStartRequest,
       responses: {
         200: { description: 'A streamed JSON array of start task snapshots (AppConversationStartTask)' },
+        404: { description: 'Unknown sandbox or parent', schema: DetailBody },
+        409: { description: 'The conversation id exists', schema: DetailBody },
         422: INVALID,
       },
       handler: ({ body, res }) => {

@@ -1,0 +1,148 @@
+import { request as httpRequest } from 'node:http';
+import { io as ioClient } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service';
+import { type OpenApiDocument, type Operation, operationsOf } from './fuzz-requests';
+
+const OPEN = ['GET /alive', 'GET /health', 'GET /api/openapi.json'];
+const SSE = '/api/conversations/x/events/stream';
+const SOCKET_POLL = '/socket.io/?EIO=4&transport=polling&conversation_id=x';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: unknown;
+}
+
+/**
+ * A request from a chosen loopback address: failed-auth blocking counts per address, so spreading the
+ * deliberate failures over 127.0.0.x keeps every one of them a 401, never a 429.
+ */
+function request(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  localAddress = '127.0.0.1',
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, localAddress }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) res.destroy();
+      });
+      res.on('close', () => {
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = text;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const concrete = (op: Operation) => op.path.replace(/\{\w+\}/g, 'x');
+
+describe('security sweep over every route of the OpenAPI document', () => {
+  let svc: TestService;
+  let keyed: Operation[];
+  let addresses = 0;
+  /** A fresh loopback source address for every 10 deliberate failures. */
+  const nextAddress = () => `127.0.0.${2 + Math.floor(addresses++ / 10)}`;
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    const doc = (await svc.api('GET', '/api/openapi.json', { key: null })).json as OpenApiDocument;
+    const all = operationsOf(doc);
+    keyed = all.filter((op) => !OPEN.includes(`${op.method} ${op.path}`));
+    expect(all.length - keyed.length).toBe(OPEN.length);
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+
+  it('answers 401 Unauthorized on every keyed route without a key and with a wrong one', async () => {
+    const refused: string[] = [];
+    for (const op of keyed) {
+      for (const key of [null, `${svc.key}x`, svc.key.slice(0, -1), '']) {
+        const headers: Record<string, string> = key === null ? {} : { 'X-Session-API-Key': key };
+        const answer = await request(svc.port, op.method, concrete(op), headers, nextAddress());
+        if (answer.status !== 401 || JSON.stringify(answer.json) !== '{"detail":"Unauthorized"}') {
+          refused.push(`${op.method} ${op.path} key=${key === null ? 'none' : 'wrong'}: ${answer.status}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(keyed.length).toBeGreaterThan(60);
+  });
+
+  it('refuses the SSE stream with a wrong key in the query, and socket.io with connect_error', async () => {
+    const sse = await request(svc.port, 'GET', `${SSE}?session_api_key=wrong`, {}, nextAddress());
+    expect({ status: sse.status, body: sse.json }).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
+    for (const query of [{ conversation_id: 'x' }, { conversation_id: 'x', session_api_key: 'wrong' }]) {
+      const message = await new Promise<string>((resolve) => {
+        const socket = ioClient(svc.url, { query, transports: ['websocket'], reconnection: false });
+        socket.on('connect_error', (error) => {
+          socket.close();
+          resolve(error.message);
+        });
+        socket.on('connect', () => {
+          socket.close();
+          resolve('connected');
+        });
+      });
+      expect(message).toBe('invalid_session_api_key');
+    }
+  });
+
+  it('answers 403 Invalid host header on every route, SSE and socket.io included, before the key', async () => {
+    const wrong: string[] = [];
+    const paths = [...keyed.map((op) => [op.method, concrete(op)]), ['GET', SSE], ['GET', SOCKET_POLL]];
+    for (const [method = 'GET', path = '/'] of [...paths, ['GET', '/alive'], ['GET', '/api/openapi.json']]) {
+      for (const host of [`evil.example:${svc.port}`, `127.0.0.1.nip.io:${svc.port}`, 'localhost']) {
+        const answer = await request(svc.port, method, path, { Host: host, 'X-Session-API-Key': svc.key });
+        if (answer.status !== 403 || JSON.stringify(answer.json) !== '{"detail":"Invalid host header"}') {
+          wrong.push(`${method} ${path} Host ${host}: ${answer.status}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('refuses cross-origin preflights and simple requests from non-local origins on every route', async () => {
+    const wrong: string[] = [];
+    const paths = [...keyed.map((op) => [op.method, concrete(op)]), ['GET', SSE], ['GET', SOCKET_POLL]];
+    for (const [method = 'GET', path = '/'] of paths) {
+      for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file://']) {
+        const preflight = await request(svc.port, 'OPTIONS', path, {
+          Origin: origin,
+          'Access-Control-Request-Method': method,
+          'Access-Control-Request-Headers': 'x-session-api-key',
+        });
+        const simple = await request(svc.port, method, path, {
+          Origin: origin,
+          'X-Session-API-Key': svc.key,
+        });
+        for (const [kind, answer] of [
+          ['preflight', preflight],
+          ['request', simple],
+        ] as const) {
+          if (
+            answer.status !== 403 ||
+            JSON.stringify(answer.json) !== '{"detail":"Origin not allowed"}' ||
+            answer.headers['access-control-allow-origin'] !== undefined
+          ) {
+            wrong.push(`${kind} ${method} ${path} from ${origin}: ${answer.status}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
