@@ -139,9 +139,13 @@ export function Combobox<T>({
           onFocus={(event) => event.target.select()}
           onClick={() => setOpen(true)}
           onChange={(event) => {
+            const typed = event.target.value;
+            // Typing into the closed box starts a search rather than editing the chosen value's label.
+            const search =
+              !open && typed.startsWith(selectedLabel) ? typed.slice(selectedLabel.length) : typed;
             setOpen(true);
             setActive(0);
-            onQueryChange(event.target.value);
+            onQueryChange(search);
           }}
           onKeyDown={onKeyDown}
           onBlur={(event) => {

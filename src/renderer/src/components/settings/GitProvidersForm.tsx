@@ -110,7 +110,7 @@ export function GitProvidersForm({ stored }: { stored: Record<string, string | n
         <h3 id="add-token-heading">Add or replace a token</h3>
         <div className="form-row">
           <div className="field">
-            <label htmlFor="git-provider">Provider</label>
+            <label htmlFor="git-provider">Git provider</label>
             <select
               id="git-provider"
               value={provider}
