@@ -19,6 +19,11 @@ export interface ServiceOptions {
   dockerHost?: string;
   /** More environment for the service, e.g. the sandbox image and network. */
   env?: Record<string, string>;
+  /**
+   * `host:port` of fake git-provider APIs (test/support/fake-provider-apis): the service then runs from
+   * source with every provider API there and git remotes over plain HTTP.
+   */
+  providerApi?: string;
 }
 
 export interface ApiAnswer {
@@ -67,7 +72,19 @@ function printedLink(output: string): PrintedLink | null {
  */
 export async function startService(options: ServiceOptions): Promise<DockhandService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dockhand-e2e-'));
-  const child = spawn(process.execPath, ['bin/dockhand.js', 'serve', '--port', '0', '--data-dir', dataDir], {
+  const command = options.providerApi
+    ? [
+        ...['--import', 'tsx', '--import', './scripts/lib/raw-import.mjs'],
+        ...[
+          'e2e/support/serve-with-fake-providers.ts',
+          '--data-dir',
+          dataDir,
+          '--provider-api',
+          options.providerApi,
+        ],
+      ]
+    : ['bin/dockhand.js', 'serve', '--port', '0', '--data-dir', dataDir];
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
     env: serviceEnv(options),
     stdio: ['ignore', 'pipe', 'pipe'],

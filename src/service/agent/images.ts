@@ -1,9 +1,9 @@
 import type { FilePart, TextPart } from 'ai';
 import { supportsVision } from './llm/model-table';
 
-export const MAX_IMAGES = 20;
-export const MAX_IMAGE_URL_CHARS = 2048;
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+import { MAX_IMAGE_BYTES, MAX_IMAGE_URL_CHARS, MAX_IMAGES } from '../../shared/api/image-limits';
+
+export { MAX_IMAGES, MAX_IMAGE_URL_CHARS, MAX_IMAGE_BYTES } from '../../shared/api/image-limits';
 
 /** The exact text for images sent to a model without vision (agent-behaviour §6.6). */
 export const IMAGES_NOT_SUPPORTED =

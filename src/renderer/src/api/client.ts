@@ -16,6 +16,19 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /**
+ * A 401 about the session key (`{"detail":"Unauthorized"}`), not one about a git token or a repository
+ * (`Invalid token…`, `Unable to access repo…`, `Git provider token required.`), which are answered 401 too.
+ */
+function refusesSessionKey(response: Response, payload: unknown): boolean {
+  return (
+    response.status === 401 &&
+    (typeof payload !== 'object' ||
+      payload === null ||
+      (payload as { detail?: unknown }).detail === 'Unauthorized')
+  );
+}
+
+/**
  * The service's HTTP API: sends the session key, checks answers against the shared schemas and
  * turns failures into ApiErrors. `onUnauthorized` runs when the service refuses the key.
  */
@@ -69,7 +82,7 @@ export class ApiClient {
     }
     const payload = await readBody(response);
     if (!response.ok) {
-      if (response.status === 401) this.onUnauthorized();
+      if (refusesSessionKey(response, payload)) this.onUnauthorized();
       throw errorFromResponse(response, payload);
     }
     const parsed = schema.safeParse(payload);

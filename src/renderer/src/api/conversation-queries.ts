@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useCallback } from 'react';
 import { z } from 'zod';
 import {
+  ConversationCreateRequest,
   ConversationInfo,
   ConversationList,
   ConversationStartResponse,
@@ -76,12 +77,11 @@ function useConversationMutation<Input, Output>(run: (input: Input) => Promise<O
   return useMutation({ mutationFn: run, onSuccess: refresh });
 }
 
+/** POST /api/conversations with a message, a repository and branch, images or a suggested task. */
 export function useCreateConversation() {
   const api = useApi();
-  return useConversationMutation((message: string) =>
-    api.send('POST', '/api/conversations', ConversationStartResponse, {
-      ...(message.trim() ? { initial_user_msg: message } : {}),
-    }),
+  return useConversationMutation((request: z.input<typeof ConversationCreateRequest>) =>
+    api.send('POST', '/api/conversations', ConversationStartResponse, request),
   );
 }
 

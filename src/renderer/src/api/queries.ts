@@ -1,6 +1,7 @@
 import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { MessageBody } from '../../../shared/api/errors';
+import { LlmCheckResult, type LlmCheckRequest } from '../../../shared/api/llm-check';
 import { CustomSecretList, type CreateSecretRequest } from '../../../shared/api/secrets';
 import { ServerInfo } from '../../../shared/api/server';
 import { Settings, type SettingsUpdate } from '../../../shared/api/settings';
@@ -107,5 +108,14 @@ export function useDeleteSecret() {
   return useMutation({
     mutationFn: (name: string) => api.send('DELETE', `/api/secrets/${encodeURIComponent(name)}`, MessageBody),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.secrets }),
+  });
+}
+
+/** One tiny model call with the values on screen (the stored key when none is typed). */
+export function useLlmCheck() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (request: LlmCheckRequest) =>
+      api.send('POST', '/api/settings/llm-check', LlmCheckResult, request),
   });
 }

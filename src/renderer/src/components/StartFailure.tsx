@@ -25,6 +25,20 @@ function explain(error: Error): Explanation {
       settings: true,
     };
   }
+  if (isApiError(error, 400) && /does not support image/i.test(error.message)) {
+    return {
+      title: 'The model cannot read images',
+      fix: 'Remove the images, or choose a model that supports images in Settings.',
+      settings: true,
+    };
+  }
+  if (isApiError(error, 401) && /Unable to access repo/.test(error.message)) {
+    return {
+      title: 'The repository cannot be opened',
+      fix: 'Check that the repository exists and that the git provider token in Settings can see it.',
+      settings: true,
+    };
+  }
   if (isApiError(error, 503)) {
     return {
       title: 'Docker is not available',

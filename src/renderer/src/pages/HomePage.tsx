@@ -1,71 +1,87 @@
 import { useApi } from '../api/ApiProvider';
-import { useSettings } from '../api/queries';
+import { useSettings, type StoredSettings } from '../api/queries';
 import { Notice } from '../components/Notice';
 import { RecentConversations } from '../components/RecentConversations';
-import { StartConversationForm } from '../components/StartConversationForm';
+import { listingProviders, StartConversationForm } from '../components/StartConversationForm';
+import { SuggestedTasks } from '../components/SuggestedTasks';
 import { ROUTES } from '../routing';
 
-/** Points to Settings until a model is chosen; afterwards names the model in use. */
-function ModelSetup() {
-  const settings = useSettings();
-  if (settings.isPending) return null;
-  if (settings.isError) {
-    return (
-      <Notice tone="error" title="Settings could not be loaded">
-        <p>{settings.error.message}</p>
-      </Notice>
-    );
-  }
-  const model = settings.data?.llm_model;
-  if (!model) {
-    return (
-      <section className="panel panel-callout" aria-labelledby="setup-heading">
-        <h2 id="setup-heading">Connect a language model</h2>
-        <p>
-          Agents need a language model. Choose a model and enter its API key (or the address of a local server
-          such as Ollama) to get started.
-        </p>
-        <a className="button-primary" href={ROUTES.settings}>
-          Open Settings
-        </a>
-      </section>
-    );
-  }
+/** The first screen until a model is chosen: one thing to do, and why. */
+function Onboarding() {
+  return (
+    <section className="card onboarding" aria-labelledby="onboarding-heading">
+      <p className="brand">Dockhand</p>
+      <h1 id="onboarding-heading">Connect a language model to get started</h1>
+      <p>
+        Dockhand runs software-engineering agents on your computer, each in its own Docker sandbox. The agent
+        thinks with the language model you choose: a hosted one (Anthropic, OpenAI, OpenRouter) with your API
+        key, or a local server such as Ollama or LM Studio.
+      </p>
+      <ol className="onboarding-steps">
+        <li>Choose a model and enter its API key or server address, then test the connection.</li>
+        <li>Optionally add a GitHub, GitLab or Bitbucket token to work on your repositories.</li>
+        <li>Come back here and tell the agent what to do.</li>
+      </ol>
+      <a className="button-primary" href={ROUTES.settings}>
+        Set up a language model
+      </a>
+    </section>
+  );
+}
+
+function ModelLine({ settings }: { settings: StoredSettings }) {
   return (
     <p className="model-line">
-      Model: <code>{model}</code>
-      {settings.data?.llm_api_key_set ? ' (API key set)' : ''} ·{' '}
-      <a href={ROUTES.settings}>Change in Settings</a>
+      Model: <code>{settings.llm_model}</code>
+      {settings.llm_api_key_set ? ' (API key set)' : ''} · <a href={ROUTES.settings}>Change in Settings</a>
     </p>
   );
 }
 
-export function HomePage() {
+function ApiPanel() {
   const api = useApi();
   return (
-    <>
-      <h1>Welcome to Dockhand</h1>
-      <p className="lead">
-        Dockhand runs software-engineering agents on your computer. Each conversation gets its own Docker
-        sandbox; the agent writes and edits code and runs commands inside that container, and you follow every
-        step it takes.
+    <section className="panel" aria-labelledby="api-heading">
+      <h2 id="api-heading">Use Dockhand from other tools</h2>
+      <p>
+        The same service answers an OpenHands-compatible HTTP API at <code>{api.baseUrl}</code>. Send the
+        session key in the <code>X-Session-API-Key</code> header; <code>dockhand key</code> prints it. The{' '}
+        <a href={`${api.baseUrl}/api/openapi.json`} target="_blank" rel="noreferrer">
+          OpenAPI description
+        </a>{' '}
+        lists every route.
       </p>
-      <ModelSetup />
-      <section className="panel">
-        <StartConversationForm />
-      </section>
-      <RecentConversations />
-      <section className="panel" aria-labelledby="api-heading">
-        <h2 id="api-heading">Use Dockhand from other tools</h2>
+    </section>
+  );
+}
+
+export function HomePage() {
+  const settings = useSettings();
+  if (settings.isPending) return <p className="muted">Loading settings…</p>;
+  if (settings.isError) {
+    return (
+      <Notice tone="error" title="Settings could not be loaded">
+        <p>{settings.error.message}</p>
         <p>
-          The same service answers an OpenHands-compatible HTTP API at <code>{api.baseUrl}</code>. Send the
-          session key in the <code>X-Session-API-Key</code> header; <code>dockhand key</code> prints it. The{' '}
-          <a href={`${api.baseUrl}/api/openapi.json`} target="_blank" rel="noreferrer">
-            OpenAPI description
-          </a>{' '}
-          lists every route.
+          <button type="button" className="button-secondary" onClick={() => void settings.refetch()}>
+            Try again
+          </button>
         </p>
+      </Notice>
+    );
+  }
+  if (!settings.data?.llm_model) return <Onboarding />;
+  const tokens = settings.data.provider_tokens_set;
+  return (
+    <>
+      <h1>Home</h1>
+      <ModelLine settings={settings.data} />
+      <section className="panel">
+        <StartConversationForm providerTokens={tokens} />
       </section>
+      {listingProviders(tokens).length > 0 && <SuggestedTasks />}
+      <RecentConversations />
+      <ApiPanel />
     </>
   );
 }

@@ -3,26 +3,50 @@ import { AddSecretForm } from '../components/AddSecretForm';
 import { LlmSettingsForm } from '../components/LlmSettingsForm';
 import { Notice } from '../components/Notice';
 import { SecretList } from '../components/SecretList';
-
-function LlmSettings() {
-  const settings = useSettings();
-  if (settings.isPending) return <p className="muted">Loading settings…</p>;
-  if (settings.isError) {
-    return (
-      <Notice tone="error" title="Settings could not be loaded">
-        <p>{settings.error.message}</p>
-      </Notice>
-    );
-  }
-  return <LlmSettingsForm settings={settings.data} />;
-}
+import { GitProvidersForm } from '../components/settings/GitProvidersForm';
+import { McpServersForm } from '../components/settings/McpServersForm';
 
 export function SettingsPage() {
+  const settings = useSettings();
+  if (settings.isPending) {
+    return (
+      <>
+        <h1>Settings</h1>
+        <p className="muted">Loading settings…</p>
+      </>
+    );
+  }
+  if (settings.isError) {
+    return (
+      <>
+        <h1>Settings</h1>
+        <Notice tone="error" title="Settings could not be loaded">
+          <p>{settings.error.message}</p>
+          <p>
+            <button type="button" className="button-secondary" onClick={() => void settings.refetch()}>
+              Try again
+            </button>
+          </p>
+        </Notice>
+      </>
+    );
+  }
   return (
     <>
       <h1>Settings</h1>
       <section className="panel">
-        <LlmSettings />
+        <LlmSettingsForm settings={settings.data} />
+      </section>
+      <section className="panel" aria-labelledby="git-heading">
+        <h2 id="git-heading">Git providers</h2>
+        <p className="muted">
+          A token lets the agent clone and push your repositories, and Home list them. Each token is checked
+          with the provider when saved and kept with Dockhand’s secrets.
+        </p>
+        <GitProvidersForm stored={settings.data?.provider_tokens_set ?? {}} />
+      </section>
+      <section className="panel">
+        <McpServersForm settings={settings.data} />
       </section>
       <section className="panel" aria-labelledby="secrets-heading">
         <h2 id="secrets-heading">Custom secrets</h2>

@@ -1,8 +1,10 @@
 import { DetailBody, MessageBody, ValidationErrorBody } from '../../../shared/api/errors';
+import { LlmCheckRequest, LlmCheckResult } from '../../../shared/api/llm-check';
 import { Settings, SettingsUpdate } from '../../../shared/api/settings';
 import type { ServiceContext } from '../../context';
 import { httpError } from '../../http/errors';
 import { defineRoute, type RouteSpec } from '../../http/routes';
+import { checkLlm } from '../../settings/llm-check';
 
 export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
   return [
@@ -36,6 +38,23 @@ export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
         await ctx.settings.save(body);
         return { message: 'Settings stored' };
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/settings/llm-check',
+      tag: 'settings',
+      summary:
+        'Dockhand extension: test a model, endpoint and key with one tiny request (the stored key if none is sent)',
+      body: LlmCheckRequest,
+      responses: {
+        200: {
+          description: 'Whether the model answered; if not, the classified cause and its fix',
+          schema: LlmCheckResult,
+        },
+        422: { description: 'Invalid request', schema: ValidationErrorBody },
+        503: { description: 'The secret store is unavailable', schema: DetailBody },
+      },
+      handler: async ({ body }) => checkLlm(body, await ctx.secrets.get('llm_api_key')),
     }),
     defineRoute({
       method: 'post',

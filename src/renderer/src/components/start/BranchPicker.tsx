@@ -1,0 +1,58 @@
+import type { Branch, Repository } from '../../../../shared/api/git';
+import { useBranchPages, useBranchSearch } from '../../api/git-queries';
+import { useDebouncedValue } from '../../useDebouncedValue';
+import { Combobox, type ComboboxOption } from '../Combobox';
+
+const SEARCH_DELAY_MS = 250;
+
+interface BranchPickerProps {
+  repository: Repository;
+  selected: string | null;
+  onSelect: (branch: string) => void;
+  query: string;
+  onQueryChange: (query: string) => void;
+}
+
+function branchOption(branch: Branch, defaultBranch: string | null): ComboboxOption<string> {
+  const notes = [branch.name === defaultBranch ? 'default' : null, branch.protected ? 'protected' : null];
+  const detail = notes.filter(Boolean).join(', ');
+  return { key: branch.name, value: branch.name, label: branch.name, ...(detail ? { detail } : {}) };
+}
+
+/** The branch to clone; the repository's default branch until another is chosen. */
+export function BranchPicker({ repository, selected, onSelect, query, onQueryChange }: BranchPickerProps) {
+  const search = useDebouncedValue(query.trim(), SEARCH_DELAY_MS);
+  const searching = search !== '';
+  const pages = useBranchPages(repository.full_name);
+  const found = useBranchSearch(repository.full_name, repository.git_provider, search);
+  const branches = searching
+    ? (found.data ?? [])
+    : (pages.data?.pages.flatMap((page) => page.branches) ?? []);
+  const active = searching ? found : pages;
+
+  let status: string | null = null;
+  if (active.isError) status = `Branches could not be loaded: ${active.error.message}`;
+  else if (query.trim() !== search || active.isFetching) status = 'Loading branches…';
+  else if (branches.length === 0)
+    status = searching ? `No branch matches “${search}”.` : 'This repository has no branches yet.';
+
+  return (
+    <Combobox
+      id="start-branch"
+      label="Branch"
+      placeholder="Search branches"
+      selectedLabel={selected ?? ''}
+      query={query}
+      onQueryChange={onQueryChange}
+      options={branches.map((branch) => branchOption(branch, repository.main_branch))}
+      onSelect={onSelect}
+      status={status}
+      {...(!searching && pages.hasNextPage
+        ? {
+            onLoadMore: () => void pages.fetchNextPage(),
+            loadMoreLabel: pages.isFetchingNextPage ? 'Loading more…' : 'Load more branches',
+          }
+        : {})}
+    />
+  );
+}

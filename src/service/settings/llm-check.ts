@@ -1,0 +1,100 @@
+import type { LlmCheckProblem, LlmCheckRequest, LlmCheckResult } from '../../shared/api/llm-check';
+import { LlmError, maskMessage } from '../agent/llm/llm-errors';
+import { createLlmClient } from '../agent/llm/llm-client';
+import type { LlmClientConfig } from '../agent/llm/llm-types';
+import { ModelRoutingError, needsApiKey } from '../agent/llm/model-routing';
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** A check must answer while the user waits: no retries, short timeouts. */
+const CHECK_TIMING: LlmClientConfig['timing'] = {
+  maxRetries: 0,
+  idleTimeoutMs: 20_000,
+  totalTimeoutMs: 30_000,
+};
+
+const FIXES: Record<LlmCheckProblem, string | null> = {
+  auth: 'Check the API key: copy it again from the provider’s console and make sure it belongs to this provider.',
+  unreachable:
+    'Check the base URL, and that the server is running and reachable from this computer (for a local server such as Ollama, start it first).',
+  not_found: 'Check the model name: it must be one the provider or server offers.',
+  rate_limit: 'The provider is limiting requests: wait a moment and test again.',
+  out_of_credits: 'Add credits or a payment method to the provider account.',
+  unavailable: 'The provider is having problems: test again in a minute.',
+  missing_key: 'Enter the provider’s API key, or choose a local model.',
+  other: null,
+};
+
+function problemOf(error: LlmError): LlmCheckProblem {
+  switch (error.kind) {
+    case 'auth':
+    case 'not_found':
+    case 'rate_limit':
+    case 'out_of_credits':
+      return error.kind;
+    case 'transient':
+      return error.httpStatus === undefined ? 'unreachable' : 'unavailable';
+    default:
+      return 'other';
+  }
+}
+
+function failure(
+  problem: LlmCheckProblem,
+  message: string,
+  keySource: LlmCheckResult['key_source'],
+): LlmCheckResult {
+  return {
+    ok: false,
+    problem,
+    message: sentence(message),
+    fix: FIXES[problem],
+    model: null,
+    latency_ms: null,
+    key_source: keySource,
+  };
+}
+
+/**
+ * Sends one tiny request to the model as `request` configures it, the key from the request or else
+ * `storedKey`, and says whether it answered or, classified, why not. The key never appears in the result.
+ */
+export async function checkLlm(request: LlmCheckRequest, storedKey: string | null): Promise<LlmCheckResult> {
+  const typed = request.llm_api_key ?? null;
+  const apiKey = typed ?? storedKey;
+  const keySource = typed !== null ? (typed ? 'request' : 'none') : storedKey ? 'stored' : 'none';
+  const key = keySource === 'none' ? null : apiKey;
+  const baseUrl = request.llm_base_url || null;
+  if (!key && needsApiKey(request.llm_model, baseUrl)) {
+    return failure('missing_key', `${request.llm_model} needs an API key and none is set`, keySource);
+  }
+  try {
+    const client = createLlmClient({ model: request.llm_model, apiKey: key, baseUrl, timing: CHECK_TIMING });
+    const answer = await client.complete({
+      system: 'You are a connection check. Reply with the single word OK.',
+      messages: [{ role: 'user', content: 'Reply with OK.' }],
+      maxOutputTokens: 16,
+    });
+    const latencyMs = Math.round(answer.latencyMs);
+    return {
+      ok: true,
+      problem: null,
+      message: `${request.llm_model} answered in ${latencyMs} ms.`,
+      fix: null,
+      model: answer.model,
+      latency_ms: latencyMs,
+      key_source: keySource,
+    };
+  } catch (error) {
+    if (error instanceof LlmError) return failure(problemOf(error), error.message, keySource);
+    const text = error instanceof Error ? error.message : String(error);
+    const masked = maskMessage(text, key ? [key] : []);
+    return failure(
+      'other',
+      error instanceof ModelRoutingError ? masked : `The check failed: ${masked}`,
+      keySource,
+    );
+  }
+}
