@@ -19,6 +19,8 @@ export interface ServiceOptions {
   dockerHost?: string;
   /** More environment for the service, e.g. the sandbox image and network. */
   env?: Record<string, string>;
+  /** Node arguments that start the service instead of `bin/dockhand.js serve` (given --port and --data-dir). */
+  command?: string[];
 }
 
 export interface ApiAnswer {
@@ -67,7 +69,8 @@ function printedLink(output: string): PrintedLink | null {
  */
 export async function startService(options: ServiceOptions): Promise<DockhandService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dockhand-e2e-'));
-  const child = spawn(process.execPath, ['bin/dockhand.js', 'serve', '--port', '0', '--data-dir', dataDir], {
+  const command = options.command ?? ['bin/dockhand.js', 'serve'];
+  const child = spawn(process.execPath, [...command, '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
     env: serviceEnv(options),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import type { SandboxSpecInfo } from '../../../../shared/api/sandbox-specs';
 import { useSandboxSpecs } from '../../api/sandbox-queries';
 import { Notice } from '../Notice';
+import { TextWithCode } from '../TextWithCode';
 
 function ImageState({ spec }: { spec: SandboxSpecInfo }) {
   const progress = spec.image_progress;
@@ -61,7 +62,9 @@ export function SandboxSpecList() {
             </p>
             <p className="conversation-meta">
               <code>{spec.id}</code>
-              <span>{spec.description}</span>
+              <span>
+                <TextWithCode text={spec.description} />
+              </span>
             </p>
           </div>
           <ImageState spec={spec} />

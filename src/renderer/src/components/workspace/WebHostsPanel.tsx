@@ -24,12 +24,11 @@ export function WebHostsPanel({ conversationId }: { conversationId: string }) {
         The sandbox's ports 8011 and 8012 on this machine: they answer once the agent serves an app on them.
       </p>
       <ul className="web-hosts" aria-label="Web hosts">
-        {entries.map(([url, port]) => (
+        {entries.map(([url]) => (
           <li key={url}>
             <a href={url} target="_blank" rel="noreferrer">
               {url}
             </a>
-            <span className="muted"> port {port}</span>
           </li>
         ))}
       </ul>
