@@ -2,7 +2,7 @@
  * The UI and the headless service, as a user meets them:
  *
  * - Chromium (playwright-core, /usr/bin/chromium) opens a conversation of 10 000 events and one of 100, served
- *   by the page's network layer like the service's SSE replay; from the navigation to the last event visible
+ *   from a local HTTP server the page's requests are redirected to, like the service's SSE replay; from the navigation to the last event visible
  *   in the viewport, median of `--runs` alternating runs each. Targets: 10 000 events under 1 s, and at most
  *   3× the time of 100 events.
  * - `node bin/dockhand.js serve` on a fresh data folder: from spawn to the first 200 of `/alive`, against a bare
@@ -15,6 +15,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -119,10 +121,29 @@ async function stop(service: StartedService): Promise<void> {
   rmSync(service.dataDir, { recursive: true, force: true });
 }
 
+/**
+ * SSE replays from a plain HTTP server on 127.0.0.1: the page's requests are redirected to it inside the
+ * browser, so megabytes of events arrive from the network, not through the automation protocol.
+ */
+async function startReplayServer(replays: Map<string, string>): Promise<{ server: Server; base: string }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const events = replays.get(url.pathname.slice(1));
+    if (events === undefined) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' }).end(events);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 /** A conversation that exists only in the page's eyes: its record and an SSE replay of `rounds` × 4 events. */
-async function serveConversation(page: Page, id: string, rounds: number): Promise<string> {
+async function serveConversation(
+  page: Page,
+  replayBase: string,
+  id: string,
+  rounds: number,
+): Promise<string> {
   const events = syntheticEvents(rounds);
-  const replay = sseBody(events);
   const info = conversationInfo(id, `${events.length} events`);
   await page.route(
     (url) => url.pathname === `/api/conversations/${id}`,
@@ -133,8 +154,8 @@ async function serveConversation(page: Page, id: string, rounds: number): Promis
     (route) => {
       // A reconnect asks for what came after the last event: nothing.
       const after = Number(new URL(route.request().url()).searchParams.get('after') ?? -1);
-      const body = after >= events.length - 1 ? sseBody([]) : replay;
-      return route.fulfill({ status: 200, contentType: 'text/event-stream', body });
+      const replay = after >= events.length - 1 ? 'empty' : id;
+      return route.continue({ url: `${replayBase}/${replay}` });
     },
   );
   return `Reply number ${rounds - 1}`;
@@ -162,15 +183,24 @@ async function timeToLastEvent(page: Page, url: string, lastText: string): Promi
   return (await handle.jsonValue()) as number;
 }
 
+const SMALL_ROUNDS = 25;
+const BIG_ROUNDS = 2500;
+
 async function measureUi(service: StartedService) {
+  const replays = new Map([
+    ['bench-100', sseBody(syntheticEvents(SMALL_ROUNDS))],
+    ['bench-10k', sseBody(syntheticEvents(BIG_ROUNDS))],
+    ['empty', sseBody([])],
+  ]);
+  const { server, base } = await startReplayServer(replays);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // The first visit adopts the key from the link; later navigations find it in the tab's storage.
     await page.goto(`${service.baseUrl}/#key=${service.key}`);
     await page.getByRole('heading', { name: 'Welcome to Dockhand' }).waitFor();
-    const small = await serveConversation(page, 'bench-100', 25);
-    const big = await serveConversation(page, 'bench-10k', 2500);
+    const small = await serveConversation(page, base, 'bench-100', SMALL_ROUNDS);
+    const big = await serveConversation(page, base, 'bench-10k', BIG_ROUNDS);
     const smallUrl = `${service.baseUrl}/#/conversations/bench-100`;
     const bigUrl = `${service.baseUrl}/#/conversations/bench-10k`;
     // Warm-up: the browser's caches and the code's first compilation.
@@ -185,6 +215,7 @@ async function measureUi(service: StartedService) {
     return { small: median(smallMs), big: median(bigMs) };
   } finally {
     await browser.close();
+    server.close();
   }
 }
 
