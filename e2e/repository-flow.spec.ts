@@ -167,7 +167,7 @@ test('configure, start on a repository, confirm a risky command, review the diff
 
   await page.keyboard.press('End');
   await workspace.getByRole('tab', { name: 'Web hosts' }).click();
-  await expect(workspace.getByRole('tabpanel')).toContainText(/port 801[12]|No web hosts/);
+  await expect(workspace.getByRole('tabpanel')).toContainText(/localhost:801[12]|No web hosts/);
   await screenshot(page, 'flow-6-web-hosts');
 
   // A follow-up: the agent adds a file; the Changes tab follows.
