@@ -1,16 +1,5 @@
 import { defineConfig } from '@playwright/test';
-
-/** Debian's Chromium, started the way test-environment.md prescribes (no downloads, loopback only). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -32,7 +21,7 @@ export default defineConfig({
         browserName: 'chromium',
         headless: true,
         viewport: { width: 1280, height: 800 },
-        launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
       },
     },
     {

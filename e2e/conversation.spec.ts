@@ -171,7 +171,7 @@ test('Pause holds the agent between commands and Resume lets it go on', async ({
     'Running…',
     AGENT_WAIT,
   );
-  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.getByRole('button', { name: 'Pause agent' }).click();
   await expect(facts).toContainText('Paused');
   await expect(events.getByRole('separator', { name: 'Agent Paused' })).toBeVisible();
   // The running command finishes; the queued one waits.
@@ -181,7 +181,7 @@ test('Pause holds the agent between commands and Resume lets it go on', async ({
   await expect(events.locator('.terminal').filter({ hasText: 'echo resumed' })).toHaveCount(0);
   await screenshot(page, 'conversation-paused');
 
-  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.getByRole('button', { name: 'Resume agent' }).click();
   await expect(events.locator('.terminal').filter({ hasText: 'echo resumed' })).toContainText(
     'exit 0',
     AGENT_WAIT,

@@ -7,6 +7,8 @@ import './styles/base.css';
 import './styles/shell.css';
 import './styles/forms.css';
 import './styles/conversation.css';
+import './styles/workspace.css';
+import './styles/sandboxes.css';
 
 adoptKeyFromAddressBar();
 

@@ -7,6 +7,7 @@ import { useMemo, useSyncExternalStore } from 'react';
 export const ROUTES = {
   home: '#/',
   conversations: '#/conversations',
+  sandboxes: '#/sandboxes',
   settings: '#/settings',
 } as const;
 
@@ -25,6 +26,7 @@ export function routeOf(hash: string): Route {
   if (hash === '' || hash === '#' || hash === ROUTES.home) return { name: 'home' };
   if (hash === ROUTES.settings) return { name: 'settings' };
   if (hash === ROUTES.conversations) return { name: 'conversations' };
+  if (hash === ROUTES.sandboxes) return { name: 'sandboxes' };
   const conversation = CONVERSATION.exec(hash);
   if (conversation?.[1]) {
     try {

@@ -59,17 +59,18 @@ export class ApiClient {
     return this.request(method, path, schema, body);
   }
 
-  private async request<S extends z.ZodType>(
-    method: Method,
-    path: string,
-    schema: S,
-    body?: unknown,
-  ): Promise<z.output<S>> {
+  /** A file the service sends (e.g. the workspace zip), as a Blob; failures as ApiErrors. */
+  async download(path: string): Promise<Blob> {
+    const response = await this.fetch('GET', path);
+    if (!response.ok) throw await this.failure(response);
+    return response.blob();
+  }
+
+  private async fetch(method: Method, path: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = { 'X-Session-API-Key': this.connection.apiKey };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    let response: Response;
     try {
-      response = await fetch(`${this.connection.baseUrl}${path}`, {
+      return await fetch(`${this.connection.baseUrl}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -80,11 +81,23 @@ export class ApiClient {
         0,
       );
     }
+  }
+
+  private async failure(response: Response): Promise<ApiError> {
     const payload = await readBody(response);
-    if (!response.ok) {
-      if (refusesSessionKey(response, payload)) this.onUnauthorized();
-      throw errorFromResponse(response, payload);
-    }
+    if (refusesSessionKey(response, payload)) this.onUnauthorized();
+    return errorFromResponse(response, payload);
+  }
+
+  private async request<S extends z.ZodType>(
+    method: Method,
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<z.output<S>> {
+    const response = await this.fetch(method, path, body);
+    if (!response.ok) throw await this.failure(response);
+    const payload = await readBody(response);
     const parsed = schema.safeParse(payload);
     if (!parsed.success) {
       throw new ApiError(

@@ -3,7 +3,9 @@ import { ConversationPage } from '../pages/ConversationPage';
 import { ConversationsPage } from '../pages/ConversationsPage';
 import { HomePage } from '../pages/HomePage';
 import { NotFoundPage } from '../pages/NotFoundPage';
+import { SandboxesPage } from '../pages/SandboxesPage';
 import { SettingsPage } from '../pages/SettingsPage';
+import { useGoToShortcuts } from '../go-to-shortcuts';
 import { useRoute, type Route } from '../routing';
 import { Sidebar } from './Sidebar';
 import { StatusStrip } from './StatusStrip';
@@ -16,6 +18,8 @@ function Page({ route }: { route: Route }) {
       return <ConversationsPage />;
     case 'conversation':
       return <ConversationPage key={route.conversationId} conversationId={route.conversationId} />;
+    case 'sandboxes':
+      return <SandboxesPage />;
     case 'settings':
       return <SettingsPage />;
     case 'not-found':
@@ -30,6 +34,7 @@ export function AppShell() {
   const shownRoute = useRef(route.key);
   // A conversation fills the window: its events scroll inside it, the composer stays in view.
   const fullHeight = route.name === 'conversation';
+  useGoToShortcuts();
 
   // After navigating, keyboard and screen-reader users continue from the new page, not the old link.
   useEffect(() => {

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import { useDeleteConversation, useRenameConversation } from '../api/conversation-queries';
+import { ConfirmChoice } from './ConfirmChoice';
 import { ConversationSummary } from './ConversationSummary';
 import { formErrors } from './form-errors';
 
@@ -78,26 +79,15 @@ export function ConversationListItem({ conversation }: { conversation: Conversat
       <ConversationSummary conversation={conversation} />
       {remove.isError && <p className="field-error">{remove.error.message}</p>}
       {mode === 'delete' ? (
-        <div className="item-actions" role="group" aria-label={`Confirm deleting ${title}`}>
-          <span>Delete it and its sandbox?</span>
-          <button
-            type="button"
-            className="button-danger button-small"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(conversation.conversation_id)}
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete'}
-          </button>
-          {/* Focus lands on the safe choice. */}
-          <button
-            type="button"
-            className="button-secondary button-small"
-            autoFocus
-            onClick={() => setMode('view')}
-          >
-            Cancel
-          </button>
-        </div>
+        <ConfirmChoice
+          label={`Confirm deleting ${title}`}
+          question="Delete it and its sandbox?"
+          confirmLabel="Delete"
+          pendingLabel="Deleting…"
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate(conversation.conversation_id)}
+          onCancel={() => back('delete')}
+        />
       ) : (
         <div className="item-actions">
           <button

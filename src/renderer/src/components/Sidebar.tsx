@@ -1,8 +1,10 @@
+import { GO_TO_KEYS } from '../go-to-shortcuts';
 import { ROUTES, type RouteName } from '../routing';
 
 const LINKS = [
   { route: 'home', label: 'Home' },
   { route: 'conversations', label: 'Conversations' },
+  { route: 'sandboxes', label: 'Sandboxes' },
   { route: 'settings', label: 'Settings' },
 ] as const;
 
@@ -17,13 +19,26 @@ export function Sidebar({ current }: { current: RouteName }) {
     <nav className="sidebar" aria-label="Main">
       <p className="brand">Dockhand</p>
       <ul className="nav-list">
-        {LINKS.map(({ route, label }) => (
-          <li key={route}>
-            <a className="nav-link" href={ROUTES[route]} aria-current={currentness(route, current)}>
-              {label}
-            </a>
-          </li>
-        ))}
+        {LINKS.map(({ route, label }) => {
+          const key = GO_TO_KEYS[route];
+          return (
+            <li key={route} className="nav-item">
+              <a
+                className="nav-link"
+                href={ROUTES[route]}
+                aria-current={currentness(route, current)}
+                aria-keyshortcuts={key ? `g ${key}` : undefined}
+              >
+                {label}
+              </a>
+              {key && (
+                <kbd className="nav-shortcut" aria-hidden="true">
+                  g {key}
+                </kbd>
+              )}
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );

@@ -43,3 +43,19 @@ describe('EventStore', () => {
     expect(store.lastId).toBe(-1);
   });
 });
+
+describe('EventStore.hold', () => {
+  it('keeps a replay from listeners until released, then tells them once', () => {
+    const { store, flushes, runFlushes } = manualStore();
+    let heard = 0;
+    store.subscribe(() => (heard += 1));
+    store.hold();
+    store.add([event(0), event(1)]);
+    store.add([event(2), event(3)]);
+    expect(flushes).toHaveLength(0);
+    store.release();
+    runFlushes();
+    expect(heard).toBe(1);
+    expect(store.getSnapshot().map((e) => e.id)).toEqual([0, 1, 2, 3]);
+  });
+});

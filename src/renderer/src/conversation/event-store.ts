@@ -18,6 +18,7 @@ export class EventStore {
   private snapshot: readonly V0Event[] = [];
   private readonly listeners = new Set<() => void>();
   private pending = false;
+  private holding = false;
 
   constructor(private readonly schedule: Scheduler = nextFrame) {}
 
@@ -29,7 +30,25 @@ export class EventStore {
   add(incoming: readonly V0Event[]): void {
     let changed = false;
     for (const event of incoming) changed = this.insert(event) || changed;
-    if (!changed || this.pending) return;
+    if (changed) this.notify();
+  }
+
+  /**
+   * Keeps what arrives from listeners until `release`: a replay of thousands of events over many frames is
+   * then laid out once, instead of once a frame with every event so far.
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  release(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    if (this.events.length !== this.snapshot.length) this.notify();
+  }
+
+  private notify(): void {
+    if (this.holding || this.pending) return;
     this.pending = true;
     this.schedule(() => {
       this.pending = false;

@@ -23,8 +23,9 @@ export function useConversationEvents(conversationId: string) {
 
   useEffect(() => {
     const path = `/api/conversations/${encodeURIComponent(conversationId)}/events`;
-    // Stored events replay first; only live changes are worth refreshing the header for.
+    // Stored events replay first, shown all at once; only live changes are worth refreshing the header for.
     let live = false;
+    store.hold();
     return followEvents(
       {
         openStream: (after) => new EventSource(api.keyedUrl(`${path}/stream`, { after: String(after) })),
@@ -40,6 +41,7 @@ export function useConversationEvents(conversationId: string) {
         status: () => void refresh(),
         mode: (next) => {
           live = next !== 'loading';
+          if (live) store.release();
           setMode(next);
         },
         ended: setEnded,

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { isApiError } from '../api/api-error';
 import { useConversation } from '../api/conversation-queries';
 import { Composer } from '../components/conversation/Composer';
@@ -5,8 +6,10 @@ import { ConfirmationPanel } from '../components/conversation/ConfirmationPanel'
 import { ConversationHeader } from '../components/conversation/ConversationHeader';
 import { EventTimeline } from '../components/conversation/EventTimeline';
 import { Notice } from '../components/Notice';
+import { WorkspacePanel } from '../components/workspace/WorkspacePanel';
 import { lastAgentState, pendingAction } from '../conversation/timeline';
 import { useConversationEvents } from '../conversation/useConversationEvents';
+import { workspaceRevision } from '../conversation/workspace-revision';
 import { ROUTES } from '../routing';
 
 function Gone() {
@@ -20,10 +23,14 @@ function Gone() {
   );
 }
 
-/** One conversation: its state and controls, everything that happened in it, and the composer. */
+/**
+ * One conversation: its state and controls, everything that happened in it and the composer, and beside
+ * them its workspace (changes, files, web hosts).
+ */
 export function ConversationPage({ conversationId }: { conversationId: string }) {
   const conversation = useConversation(conversationId);
   const { events, mode, ended } = useConversationEvents(conversationId);
+  const revision = useMemo(() => workspaceRevision(events), [events]);
 
   if (ended === 'deleted' || isApiError(conversation.error, 404)) return <Gone />;
   if (conversation.isPending) return <p className="muted">Loading the conversation…</p>;
@@ -48,9 +55,14 @@ export function ConversationPage({ conversationId }: { conversationId: string })
           <p>Live updates stopped. Reload the page to continue.</p>
         </Notice>
       )}
-      <EventTimeline events={events} mode={mode} />
-      {pending && <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />}
-      <Composer conversation={info} />
+      <div className="conversation-body">
+        <div className="conversation-main">
+          <EventTimeline events={events} mode={mode} />
+          {pending && <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />}
+          <Composer conversation={info} />
+        </div>
+        <WorkspacePanel conversationId={conversationId} revision={revision} />
+      </div>
     </div>
   );
 }

@@ -13,13 +13,14 @@ import {
 import { Notice } from '../Notice';
 import { StartFailure } from '../StartFailure';
 import { StatusBadge } from '../StatusBadge';
+import { SandboxControls } from './SandboxControls';
 
 interface ConversationHeaderProps {
   conversation: ConversationInfo;
   agentState: string | null;
 }
 
-/** Title, status, sandbox and agent state, with Start/Stop and Pause/Resume. */
+/** Title, status, sandbox and agent state, with Start/Stop, Pause/Resume of the agent and of its sandbox. */
 export function ConversationHeader({ conversation, agentState }: ConversationHeaderProps) {
   const id = conversation.conversation_id;
   const start = useStartConversation(id);
@@ -42,7 +43,7 @@ export function ConversationHeader({ conversation, agentState }: ConversationHea
               disabled={busy}
               onClick={() => changeState.mutate('running')}
             >
-              Resume
+              Resume agent
             </button>
           )}
           {active && agentState !== null && PAUSABLE_STATES.has(agentState) && (
@@ -52,7 +53,7 @@ export function ConversationHeader({ conversation, agentState }: ConversationHea
               disabled={busy}
               onClick={() => changeState.mutate('paused')}
             >
-              Pause
+              Pause agent
             </button>
           )}
           {active ? (
@@ -66,26 +67,29 @@ export function ConversationHeader({ conversation, agentState }: ConversationHea
           )}
         </div>
       </div>
-      <dl className="conversation-facts">
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <StatusBadge status={conversation.status} />
-          </dd>
-        </div>
-        {runtime && (
+      <div className="conversation-status-row">
+        <dl className="conversation-facts">
           <div>
-            <dt>Sandbox</dt>
-            <dd className={`fact-${runtimeStatusTone(conversation.runtime_status)}`}>{runtime}</dd>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={conversation.status} />
+            </dd>
           </div>
-        )}
-        {agent && (
-          <div>
-            <dt>Agent</dt>
-            <dd>{agent}</dd>
-          </div>
-        )}
-      </dl>
+          {runtime && (
+            <div>
+              <dt>Sandbox</dt>
+              <dd className={`fact-${runtimeStatusTone(conversation.runtime_status)}`}>{runtime}</dd>
+            </div>
+          )}
+          {agent && (
+            <div>
+              <dt>Agent</dt>
+              <dd>{agent}</dd>
+            </div>
+          )}
+        </dl>
+        {conversation.sandbox_id && <SandboxControls sandboxId={conversation.sandbox_id} />}
+      </div>
       {start.error && <StartFailure error={start.error} />}
       {(stop.error ?? changeState.error) && (
         <Notice tone="error" live>

@@ -1,0 +1,75 @@
+import { ConversationList } from '../src/shared/api/conversations';
+import { SandboxInfo } from '../src/shared/api/sandboxes';
+import { SANDBOX_ENV, SANDBOX_IMAGE, sandboxSkipReason } from './support/sandbox-docker';
+import { screenshot } from './support/screenshots';
+import { expect, test } from './support/test';
+
+const skipReason = await sandboxSkipReason();
+if (skipReason) console.warn(`Skipping the Sandboxes page test: ${skipReason}`);
+
+test.use({ serviceOptions: { secrets: 'file', env: SANDBOX_ENV } });
+
+test('the Sandboxes page pauses, resumes and, after asking, deletes a sandbox', async ({ page, service }) => {
+  test.skip(skipReason !== null, skipReason ?? '');
+  test.setTimeout(120_000);
+  try {
+    // A local model needs no key; with no first message the agent waits and the model is never called.
+    await service.api('POST', '/api/settings', { llm_model: 'ollama/qwen2.5-coder' });
+    const created = await service.api('POST', '/api/conversations', {});
+    expect(created.status).toBe(200);
+    const id = (created.body as { conversation_id: string }).conversation_id;
+
+    await page.goto(service.link);
+    await expect(page.getByRole('heading', { name: 'Welcome to Dockhand' })).toBeVisible();
+    // `g` then `s` goes to Sandboxes from anywhere outside a text field.
+    await page.getByRole('main').focus();
+    await page.keyboard.press('g');
+    await page.keyboard.press('s');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sandboxes' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sandboxes', exact: true })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+
+    const images = page.getByRole('list', { name: 'Sandbox images' });
+    await expect(images.getByRole('listitem').first()).toContainText(SANDBOX_IMAGE);
+    await expect(images.getByRole('listitem').first()).toContainText('Image present');
+
+    const list = page.getByRole('list', { name: 'Sandboxes' });
+    const item = list.getByRole('listitem').first();
+    await expect(item).toContainText('Running', { timeout: 60_000 });
+    const sandbox = SandboxInfo.parse(
+      ((await service.api('GET', '/api/v1/sandboxes/search')).body as { items: unknown[] }).items[0],
+    );
+    await expect(item).toContainText(sandbox.id);
+    await expect(item.getByRole('link', { name: `Conversation ${id.slice(0, 5)}` })).toBeVisible();
+    await screenshot(page, 'sandboxes-running');
+
+    await item.getByRole('button', { name: `Pause ${sandbox.id}` }).click();
+    await expect(item).toContainText('Paused');
+    await expect(item.getByRole('button', { name: `Resume ${sandbox.id}` })).toBeVisible();
+    await screenshot(page, 'sandboxes-paused');
+    await item.getByRole('button', { name: `Resume ${sandbox.id}` }).click();
+    await expect(item).toContainText('Running', { timeout: 60_000 });
+
+    // Escape backs out of the question, with focus back on Delete.
+    await item.getByRole('button', { name: `Delete ${sandbox.id}` }).click();
+    const question = page.getByRole('group', { name: `Confirm deleting ${sandbox.id}` });
+    await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(question).toHaveCount(0);
+    await expect(item.getByRole('button', { name: `Delete ${sandbox.id}` })).toBeFocused();
+
+    await item.getByRole('button', { name: `Delete ${sandbox.id}` }).click();
+    await screenshot(page, 'sandboxes-delete-question');
+    await question.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('No sandboxes')).toBeVisible({ timeout: 30_000 });
+    expect((await service.api('GET', `/api/v1/sandboxes/${sandbox.id}`)).status).toBe(404);
+    await screenshot(page, 'sandboxes-empty');
+  } finally {
+    const listed = ConversationList.parse((await service.api('GET', '/api/conversations?limit=100')).body);
+    for (const conversation of listed.results) {
+      await service.api('DELETE', `/api/conversations/${conversation.conversation_id}`);
+    }
+  }
+});

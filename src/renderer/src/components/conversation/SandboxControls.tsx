@@ -1,0 +1,51 @@
+import { useSandbox, useSandboxAction } from '../../api/sandbox-queries';
+import { Notice } from '../Notice';
+import { SandboxStatusBadge } from '../sandboxes/SandboxStatusBadge';
+
+/**
+ * The conversation's sandbox (its container): status, and Pause / Resume. Pausing stops the
+ * conversation's agent and freezes the container; resuming starts both again.
+ */
+export function SandboxControls({ sandboxId }: { sandboxId: string }) {
+  const sandbox = useSandbox(sandboxId);
+  const action = useSandboxAction(sandboxId);
+  const status = sandbox.data?.status;
+
+  return (
+    <div className="sandbox-controls">
+      <span className="muted">Container</span>
+      {status ? (
+        <SandboxStatusBadge status={status} />
+      ) : (
+        sandbox.isPending && <span className="muted">…</span>
+      )}
+      {status === 'RUNNING' && (
+        <button
+          type="button"
+          className="button-secondary button-small"
+          disabled={action.isPending}
+          onClick={() => action.mutate('pause')}
+        >
+          {action.isPending ? 'Pausing…' : 'Pause sandbox'}
+        </button>
+      )}
+      {status === 'PAUSED' && (
+        <button
+          type="button"
+          className="button-secondary button-small"
+          disabled={action.isPending}
+          onClick={() => action.mutate('resume')}
+        >
+          {action.isPending ? 'Resuming…' : 'Resume sandbox'}
+        </button>
+      )}
+      {sandbox.data?.error && <span className="fact-error">{sandbox.data.error}</span>}
+      {sandbox.isError && <span className="fact-error">{sandbox.error.message}</span>}
+      {action.isError && (
+        <Notice tone="error" title="The sandbox did not change" live>
+          <p>{action.error.message}</p>
+        </Notice>
+      )}
+    </div>
+  );
+}
