@@ -19,6 +19,8 @@ const SECURITY_RISK_SCHEMA = {
 /** The tools a conversation offers, by name. MCP tools join through `add`. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AgentTool>();
+  /** The definitions are asked for at every step; they change only when a tool is added. */
+  private cached: LlmToolDefinition[] | null = null;
 
   constructor(tools: AgentTool[] = BUILTIN_TOOLS) {
     for (const tool of tools) this.add(tool);
@@ -26,6 +28,7 @@ export class ToolRegistry {
 
   add(tool: AgentTool): void {
     this.tools.set(tool.name, tool);
+    this.cached = null;
   }
 
   get(name: string): AgentTool | undefined {
@@ -34,7 +37,7 @@ export class ToolRegistry {
 
   /** The definitions sent to the model: JSON schemas, with `security_risk` where the tool declares one. */
   definitions(): LlmToolDefinition[] {
-    return [...this.tools.values()].map((tool) => {
+    this.cached ??= [...this.tools.values()].map((tool) => {
       const schema = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown> & {
         properties?: Record<string, unknown>;
         required?: string[];
@@ -50,6 +53,7 @@ export class ToolRegistry {
         parameters: schema as LlmToolDefinition['parameters'],
       };
     });
+    return this.cached;
   }
 }
 
