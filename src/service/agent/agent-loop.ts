@@ -126,6 +126,7 @@ export class AgentLoop {
   private textTools = false;
   private budgetWarned = false;
   private replay: ReplayProgress | null = null;
+  private readonly seen: V0Event[] = [];
 
   constructor(private readonly deps: AgentLoopDeps) {
     this.iterationLimit = deps.config.maxIterations;
@@ -178,7 +179,7 @@ export class AgentLoop {
     this.recalled = saved.recalled;
     this.textTools = saved.textTools;
     this.replay = saved.replay;
-    for (const action of interruptedActions(this.deps.events.after(this.deps.conversationId, -1))) {
+    for (const action of interruptedActions(this.history())) {
       this.append(
         errorObservation(RESTART_INTERRUPTED, {
           cause: action.id,
@@ -203,7 +204,7 @@ export class AgentLoop {
     }
     this.append(userMessage(content, imageUrls));
     const recall = this.recalled
-      ? this.deps.config.recall.knowledge(content, this.deps.events.after(this.deps.conversationId, -1))
+      ? this.deps.config.recall.knowledge(content, this.history())
       : this.deps.config.recall.workspace(content);
     if (recall) this.append(recallObservation(recall.content, recall.extras));
     this.recalled = true;
@@ -337,9 +338,10 @@ export class AgentLoop {
       this.again = false;
       while (this.current === 'running' && !this.pending) {
         const queued = this.queue.shift();
-        this.save(); // before the call runs, so that a restart never runs it twice
-        if (queued) await this.runQueued(queued);
-        else await this.askModel();
+        if (queued) {
+          this.save(); // before the call runs, so that a restart never runs it twice
+          await this.runQueued(queued);
+        } else await this.askModel();
       }
       const resting = this.current === 'finished' || this.current === 'awaiting_user_input';
       if (this.replay && replayExhausted(this.replay) && resting) this.endReplay();
@@ -357,7 +359,7 @@ export class AgentLoop {
         `Agent reached maximum budget for conversation. Current budget: ${this.cost.toFixed(2)}, max budget: ${this.budgetLimit.toFixed(2)}`,
       );
     }
-    const history = this.deps.events.after(this.deps.conversationId, -1);
+    const history = this.history();
     const stuck = detectStuck(history);
     if (stuck) {
       this.append(loopDetectionEvent(stuck));
@@ -596,6 +598,13 @@ export class AgentLoop {
       response_latencies: [],
       token_usages: [],
     };
+  }
+
+  /** The conversation's events: read from the log once, then only the new ones (the log is append-only). */
+  private history(): V0Event[] {
+    const last = this.seen.at(-1)?.id ?? -1;
+    for (const event of this.deps.events.after(this.deps.conversationId, last)) this.seen.push(event);
+    return this.seen;
   }
 
   private setState(state: AgentState, reason = ''): void {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { anthropicFormat } from './anthropic-format';
 import { openAiFormat } from './openai-format';
@@ -195,6 +196,7 @@ export async function startScriptedLlm(
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const startedAt = performance.now();
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const method = req.method ?? 'GET';
     const rawBody = await readBody(req);
@@ -212,9 +214,12 @@ export async function startScriptedLlm(
       body,
       stream: body?.stream === true,
       clientClosed: false,
+      startedAt,
+      endedAt: null,
     };
     requests.push(request);
     res.on('close', () => {
+      request.endedAt = performance.now();
       if (!res.writableFinished) request.clientClosed = true;
     });
     const format = FORMATS[api];

@@ -84,6 +84,9 @@ export interface RecordedLlmRequest {
   stream: boolean;
   /** Set when the client closed the connection before the response was complete. */
   clientClosed: boolean;
+  /** `performance.now()` when the request arrived, and when its response ended (null until then). */
+  startedAt: number;
+  endedAt: number | null;
 }
 
 export function isFault(outcome: ScriptedOutcome): outcome is ScriptedFault {

@@ -19,6 +19,8 @@ const SECURITY_RISK_SCHEMA = {
 /** The tools a conversation offers, by name. MCP tools join through `add`. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AgentTool>();
+  /** The definitions are asked for at every step; they change only when a tool is added. */
+  private cached: LlmToolDefinition[] | null = null;
 
   constructor(tools: AgentTool[] = BUILTIN_TOOLS) {
     for (const tool of tools) this.add(tool);
@@ -26,6 +28,7 @@ export class ToolRegistry {
 
   add(tool: AgentTool): void {
     this.tools.set(tool.name, tool);
+    this.cached = null;
   }
 
   /** The names of the tools offered so far. */
@@ -39,7 +42,7 @@ export class ToolRegistry {
 
   /** The definitions sent to the model: JSON schemas, with `security_risk` where the tool declares one. */
   definitions(): LlmToolDefinition[] {
-    return [...this.tools.values()].map((tool) => {
+    this.cached ??= [...this.tools.values()].map((tool) => {
       const schema = (
         tool.jsonSchema ? { ...tool.jsonSchema } : z.toJSONSchema(tool.parameters, { io: 'input' })
       ) as Record<string, unknown> & {
@@ -57,6 +60,7 @@ export class ToolRegistry {
         parameters: schema as LlmToolDefinition['parameters'],
       };
     });
+    return this.cached;
   }
 }
 

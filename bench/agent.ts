@@ -1,0 +1,260 @@
+/**
+ * The agent loop's own cost per step: one 200-step conversation of trivial commands against a
+ * dockhand/sandbox container and the scripted LLM server. Each step's wall time (from one command result
+ * to the next) minus the LLM server's time and the shell's time is the loop's overhead; a baseline in the
+ * same run does the same LLM HTTP call and shell round trip without the loop. Fails above a 5 ms median.
+ * Run: node --import tsx --import ./scripts/lib/raw-import.mjs bench/agent.ts
+ */
+import Docker from 'dockerode';
+import { rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AgentLoop } from '../src/service/agent/agent-loop';
+import { AgentStateStore } from '../src/service/agent/agent-state-store';
+import { createLlmClient } from '../src/service/agent/llm/llm-client';
+import { EditHistory } from '../src/service/agent/tools/str-replace-editor/edit-history';
+import { Editor } from '../src/service/agent/tools/str-replace-editor/editor';
+import { ToolRegistry } from '../src/service/agent/tools/registry';
+import { TaskList } from '../src/service/agent/tools/task-list';
+import systemPrompt from '../src/service/agent/prompts/system-prompt.md?raw';
+import { ConversationStore } from '../src/service/conversations/conversation-store';
+import { EventLog } from '../src/service/events/event-log';
+import { SecretMasker } from '../src/service/events/secret-masker';
+import { DockerSandboxFiles } from '../src/service/sandbox/files/docker-files';
+import { DockerShellTransport } from '../src/service/sandbox/shell/docker-transport';
+import {
+  ShellSession,
+  type ExecuteRequest,
+  type ShellResult,
+} from '../src/service/sandbox/shell/shell-session';
+import {
+  dockerUnavailableReason,
+  removeContainer,
+  startTestContainer,
+} from '../src/service/sandbox/shell/test-sandboxes';
+import { openDatabase } from '../src/service/storage/database';
+import { startScriptedLlm, type RecordedLlmRequest } from '../test/support/scripted-llm';
+import { tempDataDir } from '../test/support/service';
+
+const STEPS = 200;
+const TARGET_MEDIAN_MS = 5;
+const CONVERSATION = 'bench-agent';
+
+interface Interval {
+  start: number;
+  end: number;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** The time of `intervals` inside [start, end]. */
+function within(intervals: Interval[], start: number, end: number): number {
+  return intervals.reduce((sum, i) => sum + Math.max(0, Math.min(end, i.end) - Math.max(start, i.start)), 0);
+}
+
+function serverIntervals(requests: RecordedLlmRequest[]): Interval[] {
+  return requests.map((r) => ({ start: r.startedAt, end: r.endedAt ?? r.startedAt }));
+}
+
+/** Records how long each command spends in the shell session. */
+function timedShell(shell: ShellSession, into: Interval[]): ShellSession {
+  const execute = shell.execute.bind(shell);
+  shell.execute = async (request: ExecuteRequest): Promise<ShellResult> => {
+    const start = performance.now();
+    const result = await execute(request);
+    into.push({ start, end: performance.now() });
+    return result;
+  };
+  return shell;
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
+
+function report(name: string, overheads: number[]): { median: number; p95: number } {
+  const median = percentile(overheads, 50);
+  const p95 = percentile(overheads, 95);
+  console.log(
+    `${name}: median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms per step (${overheads.length} steps)`,
+  );
+  return { median, p95 };
+}
+
+const docker = new Docker();
+const unavailable = await dockerUnavailableReason(docker);
+if (unavailable) {
+  console.error(`agent bench: cannot run, ${unavailable}`);
+  process.exit(2);
+}
+
+const container = await startTestContainer(docker, 'agent-bench');
+const dataDir = tempDataDir();
+const db = openDatabase(dataDir);
+const steps = Array.from({ length: STEPS }, (_, i) => ({
+  toolCalls: [
+    {
+      id: `call_${i}`,
+      name: 'execute_bash',
+      args: { command: i % 2 ? `echo ${i}` : 'true', security_risk: 'LOW' },
+    },
+  ],
+}));
+const llm = await startScriptedLlm([...steps, { text: 'Done.' }], {
+  channels: [
+    { marker: '[dockhand:condenser]', step: { text: 'USER_CONTEXT: a benchmark of trivial commands.' } },
+  ],
+});
+const shellTimes: Interval[] = [];
+const shell = timedShell(new ShellSession(new DockerShellTransport(container)), shellTimes);
+try {
+  await shell.start();
+  const files = new DockerSandboxFiles(container);
+  new ConversationStore(db).insert({
+    id: CONVERSATION,
+    title: 'bench',
+    titleIsCustom: false,
+    status: 'RUNNING',
+    runtimeStatus: null,
+    agentState: null,
+    selectedRepository: null,
+    selectedBranch: null,
+    gitProvider: null,
+    trigger: 'gui',
+    prNumber: [],
+    version: 'V0',
+    sandboxId: null,
+    parentConversationId: null,
+    llmModel: null,
+    request: { initial_user_msg: null, image_urls: [], conversation_instructions: null },
+    createdAt: new Date().toISOString(),
+    lastUpdatedAt: new Date().toISOString(),
+  });
+  const events = new EventLog(db);
+  const states = new AgentStateStore(db);
+  const loop = new AgentLoop({
+    conversationId: CONVERSATION,
+    events,
+    masker: new SecretMasker(['bench-secret-value']),
+    llm: createLlmClient({ model: 'openai/gpt-4o', apiKey: 'sk-bench', baseUrl: llm.baseUrl }),
+    tools: new ToolRegistry(),
+    toolContext: {
+      shell,
+      editor: new Editor(
+        {
+          read: (p) => files.read(p),
+          write: (p, d, o) => files.write(p, d, o),
+          stat: (p) => files.stat(p),
+          list: (p) => files.list(p),
+          remove: () => Promise.reject(new Error('not used')),
+        },
+        new EditHistory(db, CONVERSATION),
+        () => '/workspace/project',
+      ),
+      tasks: new TaskList(path.join(dataDir, CONVERSATION)),
+    },
+    secrets: { names: [], values: ['bench-secret-value'] },
+    config: {
+      systemPrompt,
+      recall: {
+        workspace: () => ({ content: '<RUNTIME_INFORMATION>bench</RUNTIME_INFORMATION>', extras: {} }),
+        knowledge: () => null,
+      },
+      maxIterations: STEPS + 10,
+      maxBudgetPerTask: null,
+      version: '1.0.0',
+      condenserEnabled: true,
+      condenserMaxSize: null,
+      contextWindow: 128_000,
+      confirmationMode: false,
+      securityAnalyzer: null,
+    },
+    interrupt: () => shell.interrupt(),
+    saveState: (state) => states.save(CONVERSATION, state),
+  });
+  const results: number[] = [];
+  events.subscribe(CONVERSATION, (event) => {
+    if (event.observation === 'run') results.push(performance.now());
+  });
+  const started = performance.now();
+  const loopCpu = process.cpuUsage();
+  loop.start({ content: 'Run the commands.' });
+  await loop.settled();
+  const total = performance.now() - started;
+  const loopCpuMs = cpuMs(process.cpuUsage(loopCpu));
+  if (loop.state !== 'awaiting_user_input' || results.length !== STEPS) {
+    throw new Error(`the loop ended ${loop.state} after ${results.length} of ${STEPS} commands`);
+  }
+  const servers = serverIntervals(llm.calls);
+  const loopOverheads = results.slice(1).map((end, i) => {
+    const start = results[i] as number;
+    return end - start - within(servers, start, end) - within(shellTimes, start, end);
+  });
+  // Where the overhead goes: before the model call, between its reply and the command, after the command.
+  const agentCalls = llm.calls.filter((c) => !c.rawBody.includes('[dockhand:condenser]'));
+  const phases = results.slice(1).flatMap((end, i) => {
+    const start = results[i] as number;
+    const call = agentCalls.filter((c) => c.startedAt > start && c.startedAt < end).at(-1);
+    const command = shellTimes.find((t) => t.start > start && t.end <= end);
+    if (!call?.endedAt || !command) return [];
+    return [[call.startedAt - start, command.start - call.endedAt, end - command.end]];
+  });
+  const condensations = llm.calls.filter((c) => c.rawBody.includes('[dockhand:condenser]')).length;
+
+  // Baseline: the same model call over HTTP and the same shell round trip, without the loop.
+  llm.push(...steps);
+  const baselineShell: Interval[] = [];
+  const baselineOverheads: number[] = [];
+  const before = llm.calls.length;
+  const baselineCpu = process.cpuUsage();
+  for (let i = 0; i < STEPS; i++) {
+    const start = performance.now();
+    const response = await fetch(`${llm.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+      body: JSON.stringify({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'next' }] }),
+    });
+    await response.text();
+    const shellStart = performance.now();
+    await shell.execute({ command: i % 2 ? `echo ${i}` : 'true' });
+    const end = performance.now();
+    baselineShell.push({ start: shellStart, end });
+    const server = serverIntervals(llm.calls.slice(before + i, before + i + 1));
+    baselineOverheads.push(end - start - within(server, start, end) - within(baselineShell, start, end));
+  }
+  const baselineCpuMs = cpuMs(process.cpuUsage(baselineCpu));
+
+  console.log(
+    `${STEPS} steps in ${(total / 1000).toFixed(2)} s (${condensations} condensations); overhead = step wall time - LLM server time - shell time`,
+  );
+  const agent = report('agent loop', loopOverheads);
+  const raw = report('baseline (HTTP call + shell round trip)', baselineOverheads);
+  console.log(
+    `loop overhead / baseline overhead: median ${(agent.median / raw.median).toFixed(1)}x, p95 ${(agent.p95 / raw.p95).toFixed(1)}x`,
+  );
+  console.log(
+    `process CPU per step (loop, LLM server and shell parsing together): agent loop ${(loopCpuMs / STEPS).toFixed(2)} ms, baseline ${(baselineCpuMs / STEPS).toFixed(2)} ms`,
+  );
+  const phase = (n: number) =>
+    percentile(
+      phases.map((p) => p[n] as number),
+      50,
+    ).toFixed(2);
+  console.log(
+    `agent loop median phases: before the model call ${phase(0)} ms, reply to command ${phase(1)} ms, command to result ${phase(2)} ms`,
+  );
+  console.log(
+    `target: median <= ${TARGET_MEDIAN_MS} ms (machine load average: ${os.loadavg()[0]?.toFixed(1)})`,
+  );
+  if (agent.median > TARGET_MEDIAN_MS) process.exitCode = 1;
+} finally {
+  await shell.close().catch(() => undefined);
+  await llm.close();
+  await removeContainer(container);
+  db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
