@@ -327,10 +327,12 @@ export class ConversationService {
       const microagentPrompt = microagent ? createMicroagentPrompt(microagent, provider ?? 'github') : null;
       const message = [microagentPrompt ?? taskPrompt, request.initial_user_msg].filter(Boolean).join('\n\n');
       const instructions = [request.conversation_instructions, microagentPrompt].filter(Boolean).join('\n\n');
+      // Kept in SQLite to restart the pipeline: masked like the events they become.
+      const masker = new SecretMasker(this.ctx.secrets.values());
       return {
-        initial_user_msg: message || null,
+        initial_user_msg: message ? masker.maskText(message) : null,
         image_urls: images,
-        conversation_instructions: instructions || null,
+        conversation_instructions: instructions ? masker.maskText(instructions) : null,
       };
     } catch (error) {
       if (error instanceof ImagesNotSupportedError || error instanceof UnsupportedProviderError)
