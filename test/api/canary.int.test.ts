@@ -4,9 +4,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/service/logger';
+import { dockerSkipReason, instanceId, removeLabelled, startSandboxService } from '../sandbox/support';
 import { valuesFoundInFiles } from '../support/data-folder';
 import { type FakeGitProviders, startFakeGitProviders } from '../support/fake-git-providers';
 import { clearKeychain, probeKeychain } from '../support/keychain';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import {
   rawRequest,
   startTestService,
@@ -14,6 +16,7 @@ import {
   type TestResponse,
   type TestService,
 } from '../support/service';
+import { until } from '../support/until';
 
 const probe = await probeKeychain();
 console.warn(
@@ -184,5 +187,80 @@ describe('secrets never reach the data folder or a response body', () => {
 
     await svc.close({ keepData: true });
     expect(valuesFoundInFiles(dataDir, [...SECRETS, ...sessionKeys])).toEqual([]);
+  });
+});
+
+const dockerSkip = await dockerSkipReason();
+if (dockerSkip) console.warn(`Skipping the conversation canary test: ${dockerSkip}`);
+
+describe.skipIf(dockerSkip !== null)('secrets echoed in a conversation stay hidden', () => {
+  let providers: FakeGitProviders;
+  let llm: ScriptedLlm;
+  let svc: TestService;
+  let dataDir: string;
+  let label: string | null = null;
+  let closed = false;
+
+  beforeAll(async () => {
+    providers = await startFakeGitProviders({ github: GITHUB_TOKEN });
+    llm = await startScriptedLlm([], { channels: [{ marker: '[dockhand:title]', step: { text: 'Title' } }] });
+    dataDir = tempDataDir();
+    svc = await startSandboxService({
+      dataDir,
+      logger: createLogger(dataDir, 'debug'),
+      providerApiBase: providers.apiBase,
+    });
+    label = `dev.dockhand.instance=${instanceId(svc)}`;
+  });
+  afterAll(async () => {
+    if (!closed) await svc?.close({ keepData: true });
+    if (label) await removeLabelled(label);
+    await llm?.close();
+    await providers?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('masks the LLM key, the provider token and a custom secret in events, trajectory, logs and files', async () => {
+    await svc.api('POST', '/api/settings', {
+      body: { llm_model: 'openai/gpt-4o', llm_api_key: LLM_KEY, llm_base_url: llm.baseUrl },
+    });
+    await svc.api('POST', '/api/add-git-providers', {
+      body: { provider_tokens: { github: { token: GITHUB_TOKEN } } },
+    });
+    await svc.api('POST', '/api/secrets', { body: { name: 'CANARY', value: SECRET_VALUE } });
+    const echo = `echo "$CANARY" "$GITHUB_TOKEN" ${LLM_KEY}; exit 3`;
+    llm.push(
+      { toolCalls: [{ name: 'execute_bash', args: { command: echo, security_risk: 'LOW' } }] },
+      { text: `Done: ${SECRET_VALUE} ${GITHUB_TOKEN} ${LLM_KEY}` },
+    );
+    const created = await svc.api('POST', '/api/conversations', {
+      body: { initial_user_msg: `print ${SECRET_VALUE}` },
+    });
+    const id = (created.json as { conversation_id: string }).conversation_id;
+    await until(
+      async () => (await svc.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>,
+      (c) => c.agent_state === 'awaiting_user_input',
+      'the agent to echo the secrets',
+    );
+    const run = await svc.api('POST', `/api/conversations/${id}/message`, { body: { message: 12 } });
+    expect(run.status).toBe(422);
+
+    const answers = [
+      await svc.api('GET', `/api/conversations/${id}/events?limit=100`),
+      await svc.api('GET', `/api/conversations/${id}/trajectory`),
+      await svc.api('GET', `/api/conversations/${id}`),
+      await svc.api('GET', `/api/v1/events/search?conversation_id__eq=${id}&limit=100`),
+      run,
+    ];
+    const texts = answers.map((a) => a.text).join('\n');
+    expect(texts).toContain('<secret_hidden>');
+    expect(SECRETS.filter((secret) => texts.includes(secret))).toEqual([]);
+    // What the model was sent back is masked too.
+    const sentToLlm = JSON.stringify(llm.requests.map((r) => r.body));
+    expect([SECRET_VALUE, GITHUB_TOKEN].filter((secret) => sentToLlm.includes(secret))).toEqual([]);
+
+    closed = true;
+    await svc.close({ keepData: true });
+    expect(valuesFoundInFiles(dataDir, [...SECRETS, svc.key])).toEqual([]);
   });
 });

@@ -332,11 +332,14 @@ export class ConversationService {
       const microagentPrompt = microagent ? createMicroagentPrompt(microagent, provider ?? 'github') : null;
       const message = [microagentPrompt ?? taskPrompt, request.initial_user_msg].filter(Boolean).join('\n\n');
       const instructions = [request.conversation_instructions, microagentPrompt].filter(Boolean).join('\n\n');
+      // Kept in SQLite to restart the pipeline: masked like the events they become.
+      const masker = new SecretMasker(this.ctx.secrets.values());
       return {
-        initial_user_msg: message || null,
+        initial_user_msg: message ? masker.maskText(message) : null,
         image_urls: images,
-        conversation_instructions: instructions || null,
-        replay: request.replay_json ? parseTrajectory(request.replay_json) : null,
+        conversation_instructions: instructions ? masker.maskText(instructions) : null,
+        // A secret in a recorded action becomes <secret_hidden>, which ends the replay there (§6.7).
+        replay: request.replay_json ? masker.mask(parseTrajectory(request.replay_json)) : null,
       };
     } catch (error) {
       if (
