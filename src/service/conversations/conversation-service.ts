@@ -18,6 +18,7 @@ import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-ke
 import { sandboxKey } from '../sandbox/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
+import { conversationIdleSecondsFromEnv, IdleStop } from './idle-stop';
 import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
 import { assertImagesSupported, ImagesNotSupportedError } from '../agent/images';
 import { parseTrajectory, ReplayError } from '../agent/replay';
@@ -72,6 +73,12 @@ export class ConversationService {
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
+  private readonly idleStop = new IdleStop({
+    idleSeconds: conversationIdleSecondsFromEnv(),
+    running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
+    isIdle: (id) => this.isIdle(id) && this.statuses.listenerCount(id) === 0,
+    stop: (id) => this.stop(id),
+  });
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -90,9 +97,11 @@ export class ConversationService {
         await Promise.all(this.store.bySandbox(sandboxId).map((id) => this.stop(id)));
       },
     });
+    this.idleStop.start();
   }
 
   async close(): Promise<void> {
+    this.idleStop.close();
     await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)));
   }
 

@@ -21,6 +21,12 @@ function withoutNulls(event: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(event).filter(([, v]) => v !== null && v !== undefined));
 }
 
+/** A stored event's id and its JSON text, exactly as stored (masked). */
+export interface StoredEventJson {
+  id: number;
+  json: string;
+}
+
 /**
  * The append-only event log of every conversation, the source of truth for what happened.
  * Events are masked, numbered gap-free from 0 and committed before anyone hears of them.
@@ -67,6 +73,13 @@ export class EventLog {
       .prepare('SELECT data FROM events WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?')
       .all(conversationId, afterId, limit) as { data: string }[];
     return rows.map((r) => JSON.parse(r.data) as V0Event);
+  }
+
+  /** Up to `limit` events with `id > afterId`, oldest first, as the JSON stored (for streams that send it on). */
+  afterJson(conversationId: string, afterId: number, limit: number): StoredEventJson[] {
+    return this.db
+      .prepare('SELECT id, data AS json FROM events WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?')
+      .all(conversationId, afterId, limit) as StoredEventJson[];
   }
 
   /** A page of `GET /api/conversations/{id}/events`. */

@@ -8,6 +8,8 @@ import type { EventLog } from './event-log';
 
 const MAX_SOCKETS_PER_CONVERSATION = 16;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Events read and sent per step of a replay. */
+const REPLAY_BATCH = 200;
 /** Environment events that live clients receive (as `agent`); the others stay in the log only. */
 const FORWARDED_ENVIRONMENT = new Set(['run', 'agent_state_changed', 'recall', 'error']);
 
@@ -149,16 +151,27 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
       socket.disconnect(true);
     });
 
-    // Replay: recall actions skipped, only the last agent_state_changed (sent after the rest).
-    const stored = deps.events.after(id, lastSent);
-    const lastState = stored.findLast((e) => e.observation === 'agent_state_changed');
-    for (const event of stored) {
-      if (event.action !== 'recall' && event.observation !== 'agent_state_changed') emit(event);
-    }
-    if (lastState) emit(lastState);
-    lastSent = stored.at(-1)?.id ?? lastSent;
-    replaying = false;
-    held.forEach(send);
+    // Replay in chunks, each written before the next is read: recall actions skipped, only the last
+    // agent_state_changed (sent after the rest).
+    const replay = async () => {
+      let lastState: V0Event | undefined;
+      for (;;) {
+        const rows = deps.events.afterJson(id, lastSent, REPLAY_BATCH);
+        const last = rows.at(-1);
+        if (!last || socket.disconnected) break;
+        for (const row of rows) {
+          const event = JSON.parse(row.json) as V0Event;
+          if (event.observation === 'agent_state_changed') lastState = event;
+          else if (event.action !== 'recall') emit(event);
+        }
+        lastSent = last.id;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (lastState) emit(lastState);
+      replaying = false;
+      held.forEach(send);
+    };
+    void replay().catch(() => socket.disconnect(true));
 
     const onAction = async (body: unknown) => {
       const parsed = UserActionRequest.safeParse(body);

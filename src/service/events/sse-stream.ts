@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { V0Event } from '../../shared/api/events';
+import type { StoredEventJson } from './event-log';
 
 const PING_MS = 15_000;
 /** A client that lets more than this pile up unread is cut off. */
@@ -31,6 +32,29 @@ export class SseStream {
 
   event(event: V0Event): void {
     this.write(`id: ${event.id}\nevent: oh_event\ndata: ${JSON.stringify(event)}\n\n`);
+  }
+
+  /**
+   * Stored events as one chunk of `oh_event` frames, their JSON sent as stored; resolves once the client has
+   * taken the chunk in (or left), so a long replay never piles up more than one chunk.
+   */
+  async replay(rows: readonly StoredEventJson[]): Promise<void> {
+    if (this.closed || rows.length === 0) return;
+    const text = rows.map((row) => `id: ${row.id}\nevent: oh_event\ndata: ${row.json}\n\n`).join('');
+    if (this.res.write(text)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   named(name: string, data: unknown): void {

@@ -75,4 +75,20 @@ describe('FastAPI-shaped validation errors', () => {
       },
     ]);
   });
+
+  it('reports a bad datetime as datetime_parsing with a reason', () => {
+    const schema = z.object({ at: z.iso.datetime({ offset: true, local: true }) });
+    expect(errors(schema, { at: 'yesterday' }, 'query')).toEqual([
+      {
+        type: 'datetime_parsing',
+        loc: ['query', 'at'],
+        msg: 'Input should be a valid datetime, input is too short',
+        input: 'yesterday',
+      },
+    ]);
+    expect(errors(schema, { at: '2025-13-45T99:00:00Z' }, 'query')[0]).toMatchObject({
+      type: 'datetime_parsing',
+      msg: 'Input should be a valid datetime, invalid format',
+    });
+  });
 });

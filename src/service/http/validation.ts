@@ -156,6 +156,11 @@ function toFastApi(issue: z.core.$ZodIssue, prefix: Loc, root: unknown): Validat
           }),
         ];
       }
+      if (issue.format === 'datetime') {
+        const reason =
+          typeof input === 'string' && input.length < 10 ? 'input is too short' : 'invalid format';
+        return [entry('datetime_parsing', loc, `Input should be a valid datetime, ${reason}`, input)];
+      }
       return [entry('value_error', loc, `Value error, ${issue.message}`, input)];
     }
     case 'invalid_key': {

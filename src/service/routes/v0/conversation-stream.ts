@@ -13,6 +13,8 @@ import { validate } from '../../http/validation';
 
 const PER_CONVERSATION = 16;
 const TOTAL = 64;
+/** Events per chunk of a replay: one write each, the next once the client has taken it in. */
+const REPLAY_BATCH = 200;
 
 const StreamQuery = z.object({ after: laxInt().pipe(z.number().min(-1)).default(-1) });
 const LastEventId = z.object({ 'last-event-id': laxInt().pipe(z.number().min(-1)).optional() });
@@ -71,10 +73,19 @@ export function conversationStreamRoutes(
           open.set(id, (open.get(id) ?? 1) - 1);
           total -= 1;
         });
-        for (const event of events.after(id, after)) send(event);
-        stream.named('replay_done', { last_event_id: events.lastId(id) });
-        replaying = false;
-        held.forEach(send);
+        const replay = async () => {
+          for (;;) {
+            const rows = events.afterJson(id, lastSent, REPLAY_BATCH);
+            const last = rows.at(-1);
+            if (!last || stream.isClosed) break;
+            lastSent = last.id;
+            await stream.replay(rows);
+          }
+          stream.named('replay_done', { last_event_id: events.lastId(id) });
+          replaying = false;
+          held.forEach(send);
+        };
+        void replay().catch(() => stream.close());
         return undefined;
       },
     }),
