@@ -4,7 +4,7 @@ import { retryDifferentlyText } from '../../src/service/agent/loop-recovery';
 import { PriceTable } from '../../src/service/agent/llm/prices';
 import { STUCK_REASON } from '../../src/service/agent/stuck-detector';
 import { runInContainer } from '../../src/service/sandbox/files/container-command';
-import { completedSuffix, noChangeSuffix } from '../../src/service/sandbox/shell/messages';
+import { completedSuffix, noChangeSuffix, STOPPED_SUFFIX } from '../../src/service/sandbox/shell/messages';
 import { dockerUnavailableReason } from '../../src/service/sandbox/shell/test-sandboxes';
 import { AgentHarness, observationsOf } from '../support/agent-harness';
 
@@ -146,7 +146,7 @@ describe.skipIf(unavailable !== null)('agent scenarios against a Docker sandbox 
   });
 
   it('Stop during a long command leaves no process of it in the container', async () => {
-    const { loop } = await harness.agent([bash('sleep 4242', { timeout: 600 })]);
+    const { loop, log } = await harness.agent([bash('sleep 4242', { timeout: 600 })]);
     loop.start({ content: 'sleep long' });
     const running = async () =>
       (await runInContainer(harness.container, ['pgrep', '-f', 'sleep 4242'])).stdout.trim();
@@ -155,5 +155,11 @@ describe.skipIf(unavailable !== null)('agent scenarios against a Docker sandbox 
     await loop.settled();
     expect(loop.state).toBe('stopped');
     expect(await running()).toBe('');
+    const [interrupted] = observationsOf(log(), 'run');
+    expect(interrupted?.content).toContain(STOPPED_SUFFIX);
+    expect(interrupted?.extras).toMatchObject({ metadata: { exit_code: expect.any(Number) } });
+    expect([130, 137]).toContain(
+      (interrupted?.extras as { metadata: { exit_code: number } }).metadata.exit_code,
+    );
   });
 });

@@ -511,8 +511,8 @@ export class AgentLoop {
     const run = call.tool.execute;
     if (!run) return;
     try {
+      // After a Stop this is the interrupted result (output plus the Stop note), recorded like any other.
       const observation = await run(call.args, this.deps.toolContext);
-      if (this.current === 'stopped') return;
       this.append({ source: 'agent', ...observation, cause: action.id, tool_call_metadata: call.metadata });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
