@@ -5,7 +5,8 @@
  * starts the service on it, then times, alternately, a raw read of the rows, a new SSE client
  * (GET /api/conversations/{id}/events/stream, until `replay_done`) and a new socket.io client (oh_event
  * replay, until the last replayed event). Prints medians and ratios; exits with 1 when a replay takes more
- * than MAX_RATIO times the raw read.
+ * than MAX_RATIO times its baseline: the raw read for SSE, which sends the stored JSON as is, and the read plus
+ * `JSON.parse` for socket.io, which must parse every event to emit it as one `oh_event` message.
  *
  *   node --import tsx --import ./scripts/lib/raw-import.mjs bench/events.ts [--events 10000] [--runs 5]
  */
@@ -239,9 +240,13 @@ try {
   console.log(row('SQLite rows + JSON.parse', median(measures.parsed)));
   console.log(row('SSE client until replay_done', median(measures.sse)));
   console.log(row('socket.io client until last event', median(measures.socket)));
-  const worst = Math.max(median(measures.sse), median(measures.socket)) / raw;
-  if (worst > MAX_RATIO) {
-    console.error(`A replay took ${worst.toFixed(1)}x the raw read (limit ${MAX_RATIO}x).`);
+  const sseRatio = median(measures.sse) / raw;
+  const socketRatio = median(measures.socket) / median(measures.parsed);
+  console.log(
+    `SSE ${sseRatio.toFixed(1)}x the raw read; socket.io ${socketRatio.toFixed(1)}x the parsed read`,
+  );
+  if (Math.max(sseRatio, socketRatio) > MAX_RATIO) {
+    console.error(`A replay took more than ${MAX_RATIO}x its baseline.`);
     process.exitCode = 1;
   }
 } finally {
