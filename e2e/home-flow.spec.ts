@@ -212,6 +212,7 @@ test('first run: onboarding, model with a connection test, a GitHub token, repos
   await repository.pressSequentially('widg');
   await expect(repositories.getByRole('option')).toHaveCount(1);
   await expect(repository).toHaveValue('widg');
+  await expect(page.getByText('Searching for “widg”…')).toHaveCount(0);
   await expect(repositories.getByRole('option', { name: WIDGETS })).toHaveAttribute('aria-selected', 'true');
   await screenshot(page, 'flow-06-repository-search');
   await repository.press('Enter');
@@ -226,6 +227,8 @@ test('first run: onboarding, model with a connection test, a GitHub token, repos
   await branch.pressSequentially('fix');
   const branches = page.getByRole('listbox', { name: 'Branch' });
   await expect(branches.getByRole('option', { name: BRANCH })).toBeVisible();
+  await expect(page.getByText('Searching for “fix”…')).toHaveCount(0);
+  await expect(branches.getByRole('option')).toHaveCount(1);
   await screenshot(page, 'flow-07-branch-search');
   await branch.press('Enter');
   await expect(branch).toHaveValue(BRANCH);

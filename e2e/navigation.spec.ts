@@ -36,6 +36,8 @@ test('the keyboard alone reaches Settings, with a visible focus ring on the way'
 
   // From the page, Tab goes on into the form.
   await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Provider', { exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
   await expect(page.getByLabel('Model', { exact: true })).toBeFocused();
 });
 
@@ -45,9 +47,8 @@ test('Home sends a first-time user to Settings and shows that there are no conve
 }) => {
   await page.goto(service.link);
   await expect(page.getByRole('heading', { name: 'Connect a language model' })).toBeVisible();
-  await expect(page.getByText('No conversations yet')).toBeVisible();
 
-  await page.getByRole('link', { name: 'Open Settings' }).click();
+  await page.getByRole('link', { name: 'Set up a language model' }).click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
 
   await page.getByLabel('Model', { exact: true }).fill('ollama/qwen2.5-coder');
@@ -56,5 +57,6 @@ test('Home sends a first-time user to Settings and shows that there are no conve
   await page.getByRole('link', { name: 'Home', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Connect a language model' })).toHaveCount(0);
   await expect(page.getByText('ollama/qwen2.5-coder')).toBeVisible();
+  await expect(page.getByText('No conversations yet')).toBeVisible();
   await screenshot(page, 'home-configured');
 });

@@ -25,17 +25,17 @@ test('settings round trip through the form without losing other fields or showin
   await expect(page.locator('#llm-model-options option')).not.toHaveCount(0);
 
   await page.getByLabel('Model', { exact: true }).fill(MODEL);
-  await page.getByLabel('API key').fill(API_KEY);
+  await page.getByLabel('API key', { exact: true }).fill(API_KEY);
   await page.getByLabel('Ask before risky actions (confirmation mode)').check();
   await page.getByLabel('Maximum iterations').fill('250');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
-  await expect(page.getByLabel('API key')).toHaveValue('');
+  await expect(page.getByLabel('API key', { exact: true })).toHaveValue('');
 
   await page.reload();
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue(MODEL);
   await expect(page.getByText('Key set', { exact: true })).toBeVisible();
-  await expect(page.getByLabel('API key')).toHaveValue('');
+  await expect(page.getByLabel('API key', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Ask before risky actions (confirmation mode)')).toBeChecked();
   await expect(page.getByLabel('Maximum iterations')).toHaveValue('250');
   expect(await page.content()).not.toContain(API_KEY);

@@ -3,15 +3,13 @@ import { expect, test } from './support/test';
 
 const MESSAGE = 'What should the agent do?';
 
-test('starting without a model says so and points to Settings', async ({ page, service }) => {
+test('without a model, Home is the onboarding screen that leads to Settings', async ({ page, service }) => {
   await page.goto(service.link);
-  await page.getByLabel(MESSAGE).fill('Print the date');
-  await page.getByRole('button', { name: 'Start conversation' }).click();
-
-  const problem = page.getByRole('alert', { name: 'Choose a language model first' });
-  await expect(problem).toContainText('Settings not found.');
+  const onboarding = page.getByRole('region', { name: 'Connect a language model to get started' });
+  await expect(onboarding).toBeVisible();
+  await expect(page.getByLabel(MESSAGE)).toHaveCount(0);
   await screenshot(page, 'conversation-start-no-settings');
-  await problem.getByRole('link', { name: 'Open Settings' }).click();
+  await onboarding.getByRole('link', { name: 'Set up a language model' }).click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   expect((await service.api('GET', '/api/conversations')).body).toEqual({ results: [], next_page_id: null });
 });

@@ -36,13 +36,12 @@ function pagesByProvider(provider: GitProvider | null): provider is 'github' | '
 
 /**
  * The user's repositories on `provider`, a page at a time (GitHub, GitLab), or every provider's at once
- * (null, Bitbucket). Disabled while `enabled` is false.
+ * (null, Bitbucket).
  */
-export function useRepositoryPages(provider: GitProvider | null, enabled: boolean) {
+export function useRepositoryPages(provider: GitProvider | null) {
   const api = useApi();
   return useInfiniteQuery({
     queryKey: gitKeys.repositories(provider),
-    enabled,
     initialPageParam: 1,
     queryFn: async ({ pageParam }) => {
       if (!pagesByProvider(provider)) {

@@ -3,11 +3,9 @@ import {
   useLlmCheck,
   useModels,
   useSaveSettings,
-  useServerInfo,
   type SettingsEdits,
   type StoredSettings,
 } from '../api/queries';
-import { describeSecrets } from '../diagnostics';
 import { ROUTES } from '../routing';
 import { Field } from './Field';
 import { formErrors } from './form-errors';
@@ -93,27 +91,6 @@ function editsOf(draft: Draft): SettingsEdits {
     condenser_max_size: orNull(draft.condenserSize),
     sandbox_base_container_image: orNull(draft.sandboxImage),
   };
-}
-
-/** Warns at the key field when the keychain cannot keep secrets: saving a key would fail. */
-function KeychainWarning() {
-  const info = useServerInfo();
-  if (!info.data) return null;
-  const { tone, problem } = describeSecrets(info.data);
-  if (tone !== 'error' || !problem) return null;
-  return (
-    <Notice tone="error" title="API keys cannot be saved right now">
-      <p>
-        <TextWithCode text={problem.cause} />
-      </p>
-      {problem.fix && (
-        <p>
-          <strong>Fix:</strong> <TextWithCode text={problem.fix} />
-        </p>
-      )}
-      <p>A local model without a key (Ollama, LM Studio) still works.</p>
-    </Notice>
-  );
 }
 
 /** Model, endpoint, key, agent limits and the sandbox image. `settings` is null when never saved. */
@@ -267,7 +244,6 @@ export function LlmSettingsForm({ settings }: { settings: StoredSettings | null 
           </div>
         )}
       </Field>
-      <KeychainWarning />
       <div className="form-actions">
         <button
           type="button"

@@ -4,14 +4,15 @@ import { Notice } from '../components/Notice';
 import { RecentConversations } from '../components/RecentConversations';
 import { listingProviders, StartConversationForm } from '../components/StartConversationForm';
 import { SuggestedTasks } from '../components/SuggestedTasks';
+import { TextWithCode } from '../components/TextWithCode';
 import { ROUTES } from '../routing';
 
 /** The first screen until a model is chosen: one thing to do, and why. */
 function Onboarding() {
   return (
     <section className="card onboarding" aria-labelledby="onboarding-heading">
-      <p className="brand">Dockhand</p>
-      <h1 id="onboarding-heading">Connect a language model to get started</h1>
+      <h1>Welcome to Dockhand</h1>
+      <h2 id="onboarding-heading">Connect a language model to get started</h2>
       <p>
         Dockhand runs software-engineering agents on your computer, each in its own Docker sandbox. The agent
         thinks with the language model you choose: a hosted one (Anthropic, OpenAI, OpenRouter) with your API
@@ -55,27 +56,35 @@ function ApiPanel() {
   );
 }
 
+function SettingsProblem({ error, retry }: { error: Error; retry: () => void }) {
+  return (
+    <Notice tone="error" title="Settings could not be loaded">
+      <p>
+        <TextWithCode text={error.message} />
+      </p>
+      <p>
+        <button type="button" className="button-secondary" onClick={retry}>
+          Try again
+        </button>
+      </p>
+    </Notice>
+  );
+}
+
 export function HomePage() {
   const settings = useSettings();
   if (settings.isPending) return <p className="muted">Loading settings…</p>;
-  if (settings.isError) {
-    return (
-      <Notice tone="error" title="Settings could not be loaded">
-        <p>{settings.error.message}</p>
-        <p>
-          <button type="button" className="button-secondary" onClick={() => void settings.refetch()}>
-            Try again
-          </button>
-        </p>
-      </Notice>
-    );
-  }
-  if (!settings.data?.llm_model) return <Onboarding />;
-  const tokens = settings.data.provider_tokens_set;
+  // Settings that cannot be read (the secret store is down) must not hide the conversations.
+  if (!settings.isError && !settings.data?.llm_model) return <Onboarding />;
+  const tokens = settings.data?.provider_tokens_set ?? {};
   return (
     <>
       <h1>Home</h1>
-      <ModelLine settings={settings.data} />
+      {settings.isError ? (
+        <SettingsProblem error={settings.error} retry={() => void settings.refetch()} />
+      ) : (
+        settings.data && <ModelLine settings={settings.data} />
+      )}
       <section className="panel">
         <StartConversationForm providerTokens={tokens} />
       </section>

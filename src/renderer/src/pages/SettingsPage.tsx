@@ -3,6 +3,7 @@ import { AddSecretForm } from '../components/AddSecretForm';
 import { LlmSettingsForm } from '../components/LlmSettingsForm';
 import { Notice } from '../components/Notice';
 import { SecretList } from '../components/SecretList';
+import { TextWithCode } from '../components/TextWithCode';
 import { GitProvidersForm } from '../components/settings/GitProvidersForm';
 import { McpServersForm } from '../components/settings/McpServersForm';
 
@@ -21,7 +22,9 @@ export function SettingsPage() {
       <>
         <h1>Settings</h1>
         <Notice tone="error" title="Settings could not be loaded">
-          <p>{settings.error.message}</p>
+          <p>
+            <TextWithCode text={settings.error.message} />
+          </p>
           <p>
             <button type="button" className="button-secondary" onClick={() => void settings.refetch()}>
               Try again

@@ -21,20 +21,26 @@ function branchOption(branch: Branch, defaultBranch: string | null): ComboboxOpt
 
 /** The branch to clone; the repository's default branch until another is chosen. */
 export function BranchPicker({ repository, selected, onSelect, query, onQueryChange }: BranchPickerProps) {
-  const search = useDebouncedValue(query.trim(), SEARCH_DELAY_MS);
-  const searching = search !== '';
+  const typed = query.trim();
+  const search = useDebouncedValue(typed, SEARCH_DELAY_MS);
   const pages = useBranchPages(repository.full_name);
   const found = useBranchSearch(repository.full_name, repository.git_provider, search);
-  const branches = searching
-    ? (found.data ?? [])
-    : (pages.data?.pages.flatMap((page) => page.branches) ?? []);
-  const active = searching ? found : pages;
+  const listed = pages.data?.pages.flatMap((page) => page.branches) ?? [];
+  const answered = found.data !== undefined && !found.isPlaceholderData && search === typed;
+  // Until the provider answers the search, the branches already loaded that match stand in for its results.
+  const branches = !typed
+    ? listed
+    : answered
+      ? (found.data ?? [])
+      : listed.filter((branch) => branch.name.toLowerCase().includes(typed.toLowerCase()));
 
   let status: string | null = null;
-  if (active.isError) status = `Branches could not be loaded: ${active.error.message}`;
-  else if (query.trim() !== search || active.isFetching) status = 'Loading branches…';
+  const failed = typed ? found.error : pages.error;
+  if (failed) status = `Branches could not be loaded: ${failed.message}`;
+  else if (typed && !answered) status = `Searching for “${typed}”…`;
+  else if (!typed && pages.isPending) status = 'Loading branches…';
   else if (branches.length === 0)
-    status = searching ? `No branch matches “${search}”.` : 'This repository has no branches yet.';
+    status = typed ? `No branch matches “${typed}”.` : 'This repository has no branches yet.';
 
   return (
     <Combobox
@@ -47,7 +53,7 @@ export function BranchPicker({ repository, selected, onSelect, query, onQueryCha
       options={branches.map((branch) => branchOption(branch, repository.main_branch))}
       onSelect={onSelect}
       status={status}
-      {...(!searching && pages.hasNextPage
+      {...(!typed && pages.hasNextPage
         ? {
             onLoadMore: () => void pages.fetchNextPage(),
             loadMoreLabel: pages.isFetchingNextPage ? 'Loading more…' : 'Load more branches',

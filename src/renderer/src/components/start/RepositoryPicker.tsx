@@ -44,27 +44,31 @@ export function RepositoryPicker({
   query,
   onQueryChange,
 }: RepositoryPickerProps) {
-  const search = useDebouncedValue(query.trim(), SEARCH_DELAY_MS);
-  const searching = search !== '';
-  const pages = useRepositoryPages(provider, !searching);
+  const typed = query.trim();
+  const search = useDebouncedValue(typed, SEARCH_DELAY_MS);
+  const pages = useRepositoryPages(provider);
   const found = useRepositorySearch(provider, search);
-  const repositories = searching ? (found.data ?? []) : (pages.data?.pages.flat() ?? []);
-  const typingAhead = query.trim() !== search;
+  const listed = pages.data?.pages.flat() ?? [];
+  const answered = found.data !== undefined && !found.isPlaceholderData && search === typed;
+  // Until the provider answers the search, the repositories already loaded that match stand in for its results.
+  const repositories = !typed
+    ? listed
+    : answered
+      ? (found.data ?? [])
+      : listed.filter((repo) => repo.full_name.toLowerCase().includes(typed.toLowerCase()));
 
   const options: ComboboxOption<Repository | null>[] = [
-    ...(searching
-      ? []
-      : [{ key: 'none', value: null, label: NO_REPOSITORY_LABEL, detail: 'empty workspace' }]),
+    ...(typed ? [] : [{ key: 'none', value: null, label: NO_REPOSITORY_LABEL, detail: 'empty workspace' }]),
     ...repositories.map(repositoryOption),
   ];
 
-  const active = searching ? found : pages;
   let status: string | null = null;
-  if (active.isError) status = `Repositories could not be loaded: ${active.error.message}`;
-  else if (typingAhead || active.isFetching)
-    status = searching ? `Searching for “${query.trim()}”…` : 'Loading repositories…';
-  else if (searching && repositories.length === 0) status = `No repository matches “${search}”.`;
-  else if (!searching && repositories.length === 0) status = 'No repositories on this account yet.';
+  const failed = typed ? found.error : pages.error;
+  if (failed) status = `Repositories could not be loaded: ${failed.message}`;
+  else if (typed && !answered) status = `Searching for “${typed}”…`;
+  else if (!typed && pages.isPending) status = 'Loading repositories…';
+  else if (repositories.length === 0)
+    status = typed ? `No repository matches “${typed}”.` : 'No repositories on this account yet.';
 
   return (
     <div className="repository-picker">
@@ -98,7 +102,7 @@ export function RepositoryPicker({
         options={options}
         onSelect={onSelect}
         status={status}
-        {...(!searching && pages.hasNextPage
+        {...(!typed && pages.hasNextPage
           ? {
               onLoadMore: () => void pages.fetchNextPage(),
               loadMoreLabel: pages.isFetchingNextPage ? 'Loading more…' : 'Load more repositories',
