@@ -36,6 +36,7 @@ import {
 import { openDatabase } from '../src/service/storage/database';
 import { startScriptedLlm, type RecordedLlmRequest } from '../test/support/scripted-llm';
 import { tempDataDir } from '../test/support/service';
+import { blankConversation } from '../test/support/conversation-records';
 
 const STEPS = 200;
 const TARGET_MEDIAN_MS = 5;
@@ -114,26 +115,7 @@ const shell = timedShell(new ShellSession(new DockerShellTransport(container)), 
 try {
   await shell.start();
   const files = new DockerSandboxFiles(container);
-  new ConversationStore(db).insert({
-    id: CONVERSATION,
-    title: 'bench',
-    titleIsCustom: false,
-    status: 'RUNNING',
-    runtimeStatus: null,
-    agentState: null,
-    selectedRepository: null,
-    selectedBranch: null,
-    gitProvider: null,
-    trigger: 'gui',
-    prNumber: [],
-    version: 'V0',
-    sandboxId: null,
-    parentConversationId: null,
-    llmModel: null,
-    request: { initial_user_msg: null, image_urls: [], conversation_instructions: null },
-    createdAt: new Date().toISOString(),
-    lastUpdatedAt: new Date().toISOString(),
-  });
+  new ConversationStore(db).insert(blankConversation(CONVERSATION, { title: 'bench', status: 'RUNNING' }));
   const events = new EventLog(db);
   const states = new AgentStateStore(db);
   const loop = new AgentLoop({

@@ -24,6 +24,7 @@ import { createService } from '../src/service/index';
 import { MemorySecretStore } from '../src/service/secrets/memory-store';
 import { openDatabase } from '../src/service/storage/database';
 import type { NewEvent } from '../src/shared/api/events';
+import { blankConversation } from '../test/support/conversation-records';
 
 const MAX_RATIO = 10;
 const CONVERSATION = 'bench-events';
@@ -90,27 +91,13 @@ function eventAt(i: number): NewEvent {
 
 function buildDataFolder(dataDir: string): void {
   const db = openDatabase(dataDir);
-  const now = new Date().toISOString();
-  new ConversationStore(db).insert({
-    id: CONVERSATION,
-    title: 'Benchmark',
-    titleIsCustom: true,
-    status: 'STOPPED',
-    runtimeStatus: null,
-    agentState: 'awaiting_user_input',
-    selectedRepository: null,
-    selectedBranch: null,
-    gitProvider: null,
-    trigger: 'gui',
-    prNumber: [],
-    version: 'V0',
-    sandboxId: null,
-    parentConversationId: null,
-    llmModel: null,
-    request: { initial_user_msg: null, image_urls: [], conversation_instructions: null },
-    createdAt: now,
-    lastUpdatedAt: now,
-  });
+  new ConversationStore(db).insert(
+    blankConversation(CONVERSATION, {
+      title: 'Benchmark',
+      titleIsCustom: true,
+      agentState: 'awaiting_user_input',
+    }),
+  );
   const log = new EventLog(db);
   const masker = new SecretMasker([]);
   db.transaction(() => {

@@ -6,6 +6,7 @@ import { EventLog } from '../../src/service/events/event-log';
 import { SecretMasker } from '../../src/service/events/secret-masker';
 import { openDatabase } from '../../src/service/storage/database';
 import { startTestService, tempDataDir, type TestService } from '../support/service';
+import { blankConversation } from '../support/conversation-records';
 
 const COUNT = 3000;
 const OUTPUT = 'x'.repeat(2000);
@@ -13,27 +14,9 @@ const OUTPUT = 'x'.repeat(2000);
 /** A stopped conversation of COUNT events (about 6 MiB) written straight into a data folder. */
 function buildDataFolder(dataDir: string): void {
   const db = openDatabase(dataDir);
-  const now = new Date().toISOString();
-  new ConversationStore(db).insert({
-    id: 'big',
-    title: 'Big',
-    titleIsCustom: true,
-    status: 'STOPPED',
-    runtimeStatus: null,
-    agentState: 'awaiting_user_input',
-    selectedRepository: null,
-    selectedBranch: null,
-    gitProvider: null,
-    trigger: 'gui',
-    prNumber: [],
-    version: 'V0',
-    sandboxId: null,
-    parentConversationId: null,
-    llmModel: null,
-    request: { initial_user_msg: null, image_urls: [], conversation_instructions: null },
-    createdAt: now,
-    lastUpdatedAt: now,
-  });
+  new ConversationStore(db).insert(
+    blankConversation('big', { title: 'Big', titleIsCustom: true, agentState: 'awaiting_user_input' }),
+  );
   const log = new EventLog(db);
   const masker = new SecretMasker([]);
   db.transaction(() => {

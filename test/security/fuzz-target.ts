@@ -12,6 +12,7 @@ import {
   operationsOf,
   send,
 } from './fuzz-requests';
+import { blankConversation } from '../support/conversation-records';
 
 export const FUZZ_CONVERSATION = 'fuzz-conversation';
 export const FUZZ_SECRET = 'FUZZ_SECRET';
@@ -54,27 +55,9 @@ export async function startFuzzTarget(hugeString: number): Promise<FuzzTarget> {
     sandbox: { provider: 'docker', idlePauseSeconds: 0 },
     rateLimitPerSecond: 1_000_000,
   });
-  const now = new Date().toISOString();
-  new ConversationStore(service.service.context.db).insert({
-    id: FUZZ_CONVERSATION,
-    title: 'Fuzz',
-    titleIsCustom: true,
-    status: 'STOPPED',
-    runtimeStatus: null,
-    agentState: null,
-    selectedRepository: null,
-    selectedBranch: null,
-    gitProvider: null,
-    trigger: 'gui',
-    prNumber: [],
-    version: 'V0',
-    sandboxId: null,
-    parentConversationId: null,
-    llmModel: null,
-    request: { initial_user_msg: null, image_urls: [], conversation_instructions: null },
-    createdAt: now,
-    lastUpdatedAt: now,
-  });
+  new ConversationStore(service.service.context.db).insert(
+    blankConversation(FUZZ_CONVERSATION, { title: 'Fuzz', titleIsCustom: true }),
+  );
   await service.api('POST', '/api/secrets', { body: { name: FUZZ_SECRET, value: 'fuzz-value' } });
   const doc = (await service.api('GET', '/api/openapi.json', { key: null })).json as OpenApiDocument;
   let key = service.key;
