@@ -20,7 +20,7 @@ test('the Sandboxes page pauses, resumes and, after asking, deletes a sandbox', 
     const id = (created.body as { conversation_id: string }).conversation_id;
 
     await page.goto(service.link);
-    await expect(page.getByRole('heading', { name: 'Welcome to Dockhand' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Home', exact: true })).toBeVisible();
     // `g` then `s` goes to Sandboxes from anywhere outside a text field.
     await page.getByRole('main').focus();
     await page.keyboard.press('g');
