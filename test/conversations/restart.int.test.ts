@@ -156,5 +156,48 @@ describe.skipIf(skip !== null)(
       await (cli as RunningCli).stop('SIGTERM');
       cli = null;
     });
+
+    it('keeps a pending confirmation across a restart, and runs the action once it is confirmed', async () => {
+      llm.push(bash('call_risky', 'sudo touch /opt/confirmed-after-restart'), {
+        text: 'Confirmed and done.',
+      });
+      await serve();
+      await api('POST', '/api/settings', { confirmation_mode: true, security_analyzer: 'rules' });
+      const created = await api('POST', '/api/conversations', { initial_user_msg: 'touch it' });
+      const id = (created.json as { conversation_id: string }).conversation_id;
+      await until(
+        () => info(id),
+        (c) => c.agent_state === 'awaiting_user_confirmation',
+        'the agent to ask for confirmation',
+      );
+      await (cli as RunningCli).stop('SIGKILL');
+
+      await serve();
+      expect((await api('POST', `/api/conversations/${id}/start`, {})).status).toBe(200);
+      const back = await until(
+        () => info(id),
+        (c) => c.status === 'RUNNING' && c.agent_state !== 'loading' && c.agent_state !== null,
+        'the conversation to come back',
+      );
+      expect(back.agent_state).toBe('awaiting_user_confirmation');
+      const confirmed = await api('POST', `/api/conversations/${id}/events`, {
+        action: 'change_agent_state',
+        args: { agent_state: 'user_confirmed' },
+      });
+      expect(confirmed.status).toBe(200);
+      await until(
+        () => info(id),
+        (c) => c.agent_state === 'awaiting_user_input',
+        'the confirmed action to run',
+      );
+      const sandboxId = back.sandbox_id as string;
+      expect((await execIn(sandboxId, 'ls /opt/confirmed-after-restart')).stdout).toBe(
+        '/opt/confirmed-after-restart\n',
+      );
+      const runs = (await eventsOf(id)).filter((e) => e.action === 'run');
+      expect(runs.map((e) => e.args?.confirmation_state)).toEqual(['awaiting_confirmation', 'confirmed']);
+      await (cli as RunningCli).stop('SIGTERM');
+      cli = null;
+    });
   },
 );
