@@ -1,6 +1,7 @@
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
+import { REPLAY_ENDED_BY_REJECTION } from '../../src/service/agent/agent-loop';
 import { startScriptedLlm, type RecordedLlmRequest, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
@@ -207,6 +208,45 @@ describe.skipIf(skip !== null)('replay_json against a Docker sandbox and a scrip
       }),
     );
     expect(agentCalls().length - before).toBe(1);
+  });
+
+  it('ends the replay when a recorded action is rejected, and the next message goes to the model', async () => {
+    await service.api('POST', '/api/settings', { body: { confirmation_mode: true, security_analyzer: '' } });
+    try {
+      const { id, statuses } = await replay(
+        trajectory([
+          { command: 'echo refused > refused.txt', exitCode: 0 },
+          { command: 'echo never', exitCode: 0 },
+        ]),
+      );
+      await until(
+        () => info(id),
+        (c) => c.agent_state === 'awaiting_user_confirmation',
+        'the first recorded action to ask',
+      );
+      const before = agentCalls().length;
+      await service.api('POST', `/api/conversations/${id}/events`, {
+        body: { action: 'change_agent_state', args: { agent_state: 'user_rejected' } },
+      });
+      await until(
+        () => info(id),
+        (c) => c.agent_state === 'awaiting_user_input',
+        'the rejection',
+      );
+      expect(statuses).toContainEqual(expect.objectContaining({ message: REPLAY_ENDED_BY_REJECTION }));
+      llm.push({ text: 'Understood, no replay.' });
+      await service.api('POST', `/api/conversations/${id}/message`, {
+        body: { message: 'do it differently' },
+      });
+      await until(
+        () => info(id),
+        (c) => c.agent_state === 'awaiting_user_input' && agentCalls().length > before,
+        'the live answer',
+      );
+      expect(commandsRun(await eventsOf(id))).toEqual([]);
+    } finally {
+      await service.api('POST', '/api/settings', { body: { confirmation_mode: false } });
+    }
   });
 
   it('refuses a trajectory that does not start with a user message', async () => {

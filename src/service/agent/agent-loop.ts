@@ -33,6 +33,7 @@ export const NOT_EXECUTED_FINISHED = 'Not executed: the agent finished before th
 export const NOT_EXECUTED_REJECTED =
   'Not executed: an earlier action in this response was rejected by the user.';
 export const STOPPED_NOT_EXECUTED = 'Stop button pressed. The action has not been executed.';
+export const REPLAY_ENDED_BY_REJECTION = 'The replay ended: a recorded action was rejected.';
 export const REJECTED_TEXT = 'Action has been rejected by the user! Waiting for further user input.';
 
 /** A status update for clients (not stored): `{status_update, type, id, message}`. */
@@ -311,6 +312,11 @@ export class AgentLoop {
     });
     for (const queued of this.queue) this.answerUnexecuted(queued, NOT_EXECUTED_REJECTED);
     this.queue = [];
+    if (this.replay) {
+      // The user refused the recorded path: what follows is up to them and the model, not the recording.
+      this.replay = null;
+      this.deps.onStatus?.({ type: 'info', id: 'STATUS$REPLAY', message: REPLAY_ENDED_BY_REJECTION });
+    }
     this.setState('awaiting_user_input');
   }
 
