@@ -108,8 +108,11 @@ export function conversationRoutes(conversations: ConversationService, events: E
       body: StartRequest,
       responses: {
         200: { description: 'Starting', schema: ConversationStartResponse },
+        400: { description: 'No settings, or no LLM key for a remote model', schema: StatusErrorBody },
         404: NOT_FOUND,
-        409: NOT_RUNNING,
+        409: { description: 'Too many running conversations', schema: DetailBody },
+        422: { description: 'Invalid request', schema: ValidationErrorBody },
+        503: { description: 'Docker is not available', schema: DetailBody },
       },
       handler: async ({ params }) => {
         await conversations.start(params.id);
