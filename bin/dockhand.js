@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `dockhand` command: runs the built CLI (npm run build creates it).
 import { existsSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
+import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,5 +22,5 @@ if (!existsSync(cli)) {
   process.exit(1);
 }
 // V8's compiled code of the CLI and its modules, kept between starts: a start then compiles almost nothing.
-enableCompileCache(path.join(cacheDir(), 'compile-cache'));
+module.enableCompileCache?.(path.join(cacheDir(), 'compile-cache'));
 await import(cli);
