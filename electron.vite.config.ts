@@ -2,9 +2,29 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
+/**
+ * Pure-JS dependencies of the service bundled into out/main: one file instead of hundreds to resolve and
+ * scan at start. Native modules (keytar, better-sqlite3, dockerode's optional ssh2), packages whose
+ * instances are shared with external ones (zod) and those loaded only later (the AI and MCP SDKs) stay
+ * external.
+ */
+const BUNDLED_DEPS = [
+  'express',
+  'socket.io',
+  'pino',
+  '@asteasolutions/zod-to-openapi',
+  'multer',
+  'path-to-regexp',
+  'yaml',
+  'diff',
+  'tar-stream',
+  'yazl',
+];
+
 export default defineConfig({
   main: {
     build: {
+      externalizeDeps: { exclude: BUNDLED_DEPS },
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),

@@ -198,7 +198,7 @@ async function measureUi(service: StartedService) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // The first visit adopts the key from the link; later navigations find it in the tab's storage.
     await page.goto(`${service.baseUrl}/#key=${service.key}`);
-    await page.getByRole('heading', { name: 'Welcome to Dockhand' }).waitFor();
+    await page.getByRole('heading', { name: 'Connect a language model to get started' }).waitFor();
     const small = await serveConversation(page, base, 'bench-100', SMALL_ROUNDS);
     const big = await serveConversation(page, base, 'bench-10k', BIG_ROUNDS);
     const smallUrl = `${service.baseUrl}/#/conversations/bench-100`;

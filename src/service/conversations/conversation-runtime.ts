@@ -35,7 +35,6 @@ import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git
 import { DEFAULT_HOSTS } from '../git/provider-api';
 import { shellQuote } from '../sandbox/shell/shell-input';
 import type { GitProvider } from '../../shared/api/settings';
-import { connectConversationMcp } from '../mcp/conversation-mcp';
 import type { McpToolset } from '../mcp/mcp-toolset';
 import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
@@ -234,6 +233,8 @@ export class ConversationRuntime {
   ): Promise<McpToolset> {
     this.report(RUNTIME_STATUS.settingUpSkills, 'Connecting MCP servers...');
     const stored = this.record.request.mcp_config;
+    // The MCP SDK is loaded when a conversation starts, not when the service does.
+    const { connectConversationMcp } = await import('../mcp/conversation-mcp');
     const mcp = await connectConversationMcp({
       settings: await this.ctx.settings.mcpConfig(),
       request: stored ? await withRequestMcpKeys(this.ctx.secrets, this.record.id, stored) : null,

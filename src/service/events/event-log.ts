@@ -34,12 +34,15 @@ export interface StoredEventJson {
 export class EventLog {
   private readonly live = new EventEmitter();
   private readonly nextIds = new Map<string, number>();
+  /** Prepared once: an agent step appends several events. */
+  private readonly insert;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.live.setMaxListeners(0);
+    this.insert = db.prepare('INSERT INTO events (conversation_id, id, timestamp, data) VALUES (?, ?, ?, ?)');
   }
 
   /** Masks, numbers, stores and then publishes an event; returns it as stored. */
@@ -48,9 +51,7 @@ export class EventLog {
     const stored = masker.mask(
       withoutNulls({ ...event, id, timestamp: event.timestamp ?? this.now().toISOString() }),
     ) as V0Event;
-    this.db
-      .prepare('INSERT INTO events (conversation_id, id, timestamp, data) VALUES (?, ?, ?, ?)')
-      .run(conversationId, id, stored.timestamp, JSON.stringify(stored));
+    this.insert.run(conversationId, id, stored.timestamp, JSON.stringify(stored));
     this.nextIds.set(conversationId, id + 1);
     this.live.emit(conversationId, stored);
     return stored;

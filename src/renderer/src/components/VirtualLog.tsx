@@ -77,9 +77,12 @@ export function VirtualLog<T>({
     [rowObserver],
   );
 
+  // Keys and estimates change with the items only; each measurement then costs one lookup per row.
+  const keys = useMemo(() => items.map(itemKey), [items, itemKey]);
+  const estimates = useMemo(() => items.map(estimateHeight), [items, estimateHeight]);
   const offsets = useMemo(
-    () => rowOffsets(items.map((item) => measured.get(itemKey(item)) ?? estimateHeight(item))),
-    [items, measured, itemKey, estimateHeight],
+    () => rowOffsets(keys.map((key, i) => measured.get(key) ?? estimates[i] ?? 0)),
+    [keys, estimates, measured],
   );
   const total = offsets[items.length] ?? 0;
   // While following, the window is the end of the list, even before the scroll position has caught up.
@@ -118,8 +121,8 @@ export function VirtualLog<T>({
         ) : (
           <>
             <div style={{ height: offsets[start] ?? 0 }} aria-hidden="true" />
-            {items.slice(start, end).map((item) => {
-              const key = itemKey(item);
+            {items.slice(start, end).map((item, i) => {
+              const key = keys[start + i] ?? itemKey(item);
               return (
                 <div key={key} ref={observeRow} data-row-key={key} className="vlog-row">
                   {renderItem(item)}

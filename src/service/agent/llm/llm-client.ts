@@ -1,16 +1,26 @@
-import { LLM_STATUS, LlmError, abortedError, classifyLlmError, type ClassifyContext } from './llm-errors';
+import type { ClassifyContext } from './classify-llm-error';
+import { LLM_STATUS, LlmError, abortedError } from './llm-errors';
+import type { LanguageModel } from 'ai';
 import type { LlmClient, LlmClientConfig, LlmRequest, LlmResponse, LlmRetryInfo } from './llm-types';
 import { resolveModelRoute } from './model-routing';
 import { supportsNativeTools } from './model-table';
 import { PriceTable } from './prices';
-import { languageModelFor } from './provider-factory';
 import { prepareCall, type PreparedCall } from './request-preparation';
 import { DEFAULT_LLM_TIMING, retryDelayS, type LlmTiming } from './retry-policy';
-import { streamedCall, type StreamedCallResult } from './streamed-call';
+import type { StreamedCallResult } from './streamed-call';
 import { estimatedUsage, providerReportedCost, reportedUsage, resolveCost } from './usage-and-cost';
 
 function combinedSignal(...signals: (AbortSignal | undefined)[]): AbortSignal {
   return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
+}
+
+type SdkCalls = typeof import('./sdk-calls');
+let sdkCalls: Promise<SdkCalls> | undefined;
+
+/** The AI SDK is loaded on the first model call, not when the service starts. */
+function loadSdkCalls(): Promise<SdkCalls> {
+  sdkCalls ??= import('./sdk-calls');
+  return sdkCalls;
 }
 
 function isEmpty(result: StreamedCallResult): boolean {
@@ -38,7 +48,7 @@ function retryInfo(error: LlmError, attempt: number, retryInS: number, maxRetrie
  */
 export function createLlmClient(config: LlmClientConfig): LlmClient {
   const route = resolveModelRoute(config.model, config.baseUrl);
-  const model = languageModelFor(route, config.apiKey, config.fetch);
+  let model: LanguageModel | undefined;
   const timing: LlmTiming = { ...DEFAULT_LLM_TIMING, ...config.timing };
   const prices = config.prices ?? new PriceTable();
   const secrets = config.apiKey ? [config.apiKey] : [];
@@ -88,13 +98,15 @@ export function createLlmClient(config: LlmClientConfig): LlmClient {
       model: route.model,
       baseUrl: route.baseUrl,
       secrets,
-      nativeTools: call.tools !== undefined,
+      nativeTools: call.nativeTools !== undefined,
     };
+    const sdk = await loadSdkCalls();
+    model ??= sdk.languageModelFor(route, config.apiKey, config.fetch);
     let temperature = request.temperature;
     for (let attempt = 1; ; attempt += 1) {
       let error: LlmError;
       try {
-        const result = await streamedCall(model, call, temperature, signal, timing);
+        const result = await sdk.streamedCall(model, call, temperature, signal, timing);
         const problem = replyProblem(result);
         if (!problem) return toResponse(call, result, attempt);
         error = problem;
@@ -102,7 +114,7 @@ export function createLlmClient(config: LlmClientConfig): LlmClient {
         if (isEmpty(result)) temperature = 1;
       } catch (thrown) {
         if (signal.aborted) throw abortedError(thrown);
-        error = classifyLlmError(thrown, context);
+        error = sdk.classifyLlmError(thrown, context);
       }
       error.attempts = attempt;
       if (!error.retryable || attempt > timing.maxRetries) throw error;

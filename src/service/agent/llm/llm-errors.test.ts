@@ -1,12 +1,7 @@
 import { APICallError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import {
-  LlmTimeout,
-  classifyLlmError,
-  maskMessage,
-  retryAfterSeconds,
-  type ClassifyContext,
-} from './llm-errors';
+import { classifyLlmError, type ClassifyContext } from './classify-llm-error';
+import { LlmTimeout, maskMessage, retryAfterSeconds } from './llm-errors';
 
 const KEY = 'sk-unit-1234567890abcdef';
 const context: ClassifyContext = {

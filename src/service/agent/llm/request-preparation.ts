@@ -1,4 +1,4 @@
-import { jsonSchema, type ModelMessage, type SystemModelMessage, type ToolSet } from 'ai';
+import type { ModelMessage, SystemModelMessage } from 'ai';
 import type { LlmRequest, LlmToolDefinition, ToolCallFormat } from './llm-types';
 import type { ModelRoute } from './model-routing';
 import { TEXT_FORMAT_STOP, textToolInstructions, toTextFormatMessages } from './text-tool-format';
@@ -7,7 +7,8 @@ import { TEXT_FORMAT_STOP, textToolInstructions, toTextFormatMessages } from './
 export interface PreparedCall {
   instructions: SystemModelMessage;
   messages: ModelMessage[];
-  tools: ToolSet | undefined;
+  /** The tools sent natively (the text format describes them in the system prompt instead). */
+  nativeTools: LlmToolDefinition[] | undefined;
   toolFormat: ToolCallFormat;
   toolDefinitions: LlmToolDefinition[];
   stopSequences: string[] | undefined;
@@ -28,10 +29,16 @@ function withCacheBreakpoints(messages: ModelMessage[]): ModelMessage[] {
   );
 }
 
-function nativeTools(definitions: LlmToolDefinition[]): ToolSet {
-  return Object.fromEntries(
-    definitions.map((d) => [d.name, { description: d.description, inputSchema: jsonSchema(d.parameters) }]),
-  );
+/** The serialised length of a tool list; the agent sends the same list on every step. */
+const definitionChars = new WeakMap<LlmToolDefinition[], number>();
+
+function toolChars(definitions: LlmToolDefinition[]): number {
+  let chars = definitionChars.get(definitions);
+  if (chars === undefined) {
+    chars = JSON.stringify(definitions).length;
+    definitionChars.set(definitions, chars);
+  }
+  return chars;
 }
 
 /** Characters of text a message carries (images and files are not counted). */
@@ -56,7 +63,7 @@ export function prepareCall(
   let messages = textFormat ? toTextFormatMessages(request.messages) : request.messages;
   const anthropic = route.provider === 'anthropic';
   if (anthropic) messages = withCacheBreakpoints(messages);
-  const tools = !textFormat && definitions.length > 0 ? nativeTools(definitions) : undefined;
+  const nativeTools = !textFormat && definitions.length > 0 ? definitions : undefined;
   const stops = [...(request.stopSequences ?? []), ...(textFormat ? [TEXT_FORMAT_STOP] : [])];
   return {
     instructions: {
@@ -65,7 +72,7 @@ export function prepareCall(
       ...(anthropic ? { providerOptions: ANTHROPIC_CACHE_POINT } : {}),
     },
     messages,
-    tools,
+    nativeTools,
     toolFormat: textFormat ? 'text' : 'native',
     toolDefinitions: definitions,
     stopSequences: stops.length ? stops : undefined,
@@ -73,6 +80,6 @@ export function prepareCall(
     promptChars:
       system.length +
       messages.reduce((sum, m) => sum + messageChars(m), 0) +
-      (tools ? JSON.stringify(definitions).length : 0),
+      (nativeTools ? toolChars(nativeTools) : 0),
   };
 }

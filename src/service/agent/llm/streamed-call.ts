@@ -1,4 +1,5 @@
 import {
+  jsonSchema,
   streamText,
   type LanguageModel,
   type LanguageModelUsage,
@@ -6,7 +7,7 @@ import {
   type ToolSet,
 } from 'ai';
 import { LlmTimeout } from './llm-errors';
-import type { LlmToolCall } from './llm-types';
+import type { LlmToolCall, LlmToolDefinition } from './llm-types';
 import type { PreparedCall } from './request-preparation';
 import type { LlmTiming } from './retry-policy';
 import { parseTextToolCalls } from './text-tool-format';
@@ -61,6 +62,20 @@ function watchdog(controller: AbortController, timing: LlmTiming) {
       clearTimeout(total);
     },
   };
+}
+
+/** The SDK tool set for a tool list, built once per list: the agent sends the same list on every step. */
+const toolSets = new WeakMap<LlmToolDefinition[], ToolSet>();
+
+function toolSetFor(definitions: LlmToolDefinition[]): ToolSet {
+  let tools = toolSets.get(definitions);
+  if (!tools) {
+    tools = Object.fromEntries(
+      definitions.map((d) => [d.name, { description: d.description, inputSchema: jsonSchema(d.parameters) }]),
+    );
+    toolSets.set(definitions, tools);
+  }
+  return tools;
 }
 
 type StreamPart = TextStreamPart<ToolSet>;
@@ -122,7 +137,7 @@ export async function streamedCall(
       model,
       instructions: call.instructions,
       messages: call.messages,
-      tools: call.tools,
+      tools: call.nativeTools && toolSetFor(call.nativeTools),
       temperature,
       stopSequences: call.stopSequences,
       maxOutputTokens: call.maxOutputTokens,
