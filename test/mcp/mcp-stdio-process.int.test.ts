@@ -9,6 +9,7 @@ import type { TestService } from '../support/service';
 import { until } from '../support/until';
 import { startSandboxService } from '../sandbox/support';
 import { bundleEchoServer } from './fixtures/bundle';
+import { PIXEL_BASE64 } from './fixtures/image-events';
 
 const skip = process.platform === 'linux' ? null : 'process sandboxes need Linux';
 if (skip) console.warn(`Skipping the MCP stdio tests on the process sandbox: ${skip}`);
@@ -51,8 +52,12 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('runs the server on the host in the working directory and calls its tools', async () => {
-    llm.push({ toolCalls: [{ id: 'call_echo', name: 'echo', args: { text: 'hi' } }] }, { text: 'All done.' });
+  it('runs the server on the host in the working directory and calls its tools, images included', async () => {
+    llm.push(
+      { toolCalls: [{ id: 'call_echo', name: 'echo', args: { text: 'hi' } }] },
+      { toolCalls: [{ id: 'call_pixel', name: 'pixel', args: {} }] },
+      { text: 'All done.' },
+    );
     const created = await service.api('POST', '/api/conversations', {
       body: {
         initial_user_msg: 'use the MCP tools',
@@ -94,6 +99,20 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
     ).events;
     expect(events.filter((e) => e.observation === 'mcp').map((e) => e.content)).toEqual([
       `echo: hi\ncwd=${target.workingDir} uid=${process.getuid?.() ?? ''} FIXTURE_ENV=on-host`,
+      'one pixel',
+    ]);
+    // The vision model got the image after the tool results.
+    const last = llm.calls.filter((c) => c.body?.tools).at(-1)?.body?.messages as unknown[];
+    expect(last.slice(-2)).toEqual([
+      { role: 'tool', tool_call_id: 'call_pixel', content: 'one pixel' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Images returned by the tool pixel (call call_pixel):' },
+          { type: 'text', text: 'Image 1:' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PIXEL_BASE64}` } },
+        ],
+      },
     ]);
     expect(statuses).toContain('MCP server "ghost" could not be reached: spawn no-such-mcp-server ENOENT');
     expect(statuses.some((s) => s.includes('"echo"'))).toBe(false);

@@ -146,6 +146,7 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
       sleep: { server: 'echo', tool: 'sleep' },
       wipe: { server: 'echo', tool: 'wipe' },
       echo_think: { server: 'echo', tool: 'think' },
+      pixel: { server: 'echo', tool: 'pixel' },
     });
     const echoAction = events.find(
       (e) => e.action === 'call_tool_mcp' && (e.args as { name: string }).name === 'echo',
