@@ -11,7 +11,7 @@ const NPM_DIR = `${RUNTIME_DIR}/lib/node_modules/npm`;
 const NPX_SHIM = `#!/bin/sh\nexec ${RUNTIME_BIN}/node ${NPM_DIR}/bin/npx-cli.js "$@"\n`;
 
 /** Copies into one container run one after another (two servers may need node at once). */
-const copies = new Map<string, Promise<unknown>>();
+const copies = new Map<string, Promise<boolean>>();
 
 /** Archive paths are relative to `/`. */
 const inArchive = (absolute: string) => absolute.slice(1);
@@ -53,8 +53,9 @@ async function writeArchive(archive: Pack, runtime: BundledNode, command: Bundle
   archive.finalize();
 }
 
-async function succeeds(container: Docker.Container, cmd: string[]): Promise<boolean> {
-  return (await runInContainer(container, cmd)).exitCode === 0;
+/** Whether the copied command runs in the container (a copy may exist but not run, e.g. on musl). */
+async function runs(container: Docker.Container, installed: string): Promise<boolean> {
+  return (await runInContainer(container, [installed, '--version'])).exitCode === 0;
 }
 
 async function copyRuntime(
@@ -63,7 +64,7 @@ async function copyRuntime(
   command: BundledCommand,
 ): Promise<boolean> {
   const installed = `${RUNTIME_BIN}/${command}`;
-  if (await succeeds(container, ['test', '-x', installed])) return true;
+  if (await runs(container, installed)) return true;
   const machine = (await runInContainer(container, ['uname', '-m'])).stdout.trim();
   if (!runtime.machines.includes(machine)) return false;
   const archive = pack();
@@ -72,8 +73,7 @@ async function copyRuntime(
     throw error;
   });
   await Promise.all([written, container.putArchive(Readable.from(archive), { path: '/' })]);
-  // The binary may still not run there (e.g. a musl-based image).
-  return succeeds(container, [installed, '--version']);
+  return runs(container, installed);
 }
 
 /**
