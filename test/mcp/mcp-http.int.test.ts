@@ -80,7 +80,9 @@ describe.skipIf(skip !== null)('MCP servers over streamable HTTP and SSE', () =>
     );
     const system = (await eventsOf(id)).find((e) => e.action === 'system');
     expect(Object.keys((system?.args as { mcp_tools: object }).mcp_tools).sort()).toEqual(
-      ['echo', 'sleep', 'think', 'wipe'].flatMap((t) => [`${shttpName}_${t}`, `${sseName}_${t}`]).sort(),
+      ['echo', 'pixel', 'sleep', 'think', 'wipe']
+        .flatMap((t) => [`${shttpName}_${t}`, `${sseName}_${t}`])
+        .sort(),
     );
     const results = (await eventsOf(id)).filter((e) => e.observation === 'mcp');
     expect(results.map((e) => e.content?.split('\n')[0])).toEqual(['echo: over http', 'echo: over sse']);

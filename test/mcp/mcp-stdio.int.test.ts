@@ -1,5 +1,4 @@
 import { io as ioClient } from 'socket.io-client';
-import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
@@ -15,24 +14,13 @@ import {
   TEST_IMAGE,
 } from '../sandbox/support';
 import { bundleEchoServer } from './fixtures/bundle';
+import { deliverFixture, FIXTURE_DIR } from './fixtures/deliver';
 
 const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the MCP stdio tests: ${skip}`);
 
-const FIXTURE_DIR = '/tmp/mcp-fixture';
 // The server waits for the test to copy the bundle in (the file `ready` follows it in the archive).
 const WAIT_AND_RUN = `while [ ! -f ${FIXTURE_DIR}/ready ]; do sleep 0.1; done; exec node ${FIXTURE_DIR}/echo-server.mjs`;
-
-/** Copies the bundled fixture server into a running sandbox container. */
-async function deliverFixture(container: string, bundle: string): Promise<void> {
-  const archive = pack();
-  archive.entry({ name: 'mcp-fixture/echo-server.mjs', mode: 0o644 }, bundle);
-  archive.entry({ name: 'mcp-fixture/ready', mode: 0o644 }, '');
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive) chunks.push(chunk as Buffer);
-  await docker.getContainer(container).putArchive(Buffer.concat(chunks), { path: '/tmp' });
-}
 
 describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', () => {
   let service: TestService;
@@ -158,6 +146,7 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
       sleep: { server: 'echo', tool: 'sleep' },
       wipe: { server: 'echo', tool: 'wipe' },
       echo_think: { server: 'echo', tool: 'think' },
+      pixel: { server: 'echo', tool: 'pixel' },
     });
     const echoAction = events.find(
       (e) => e.action === 'call_tool_mcp' && (e.args as { name: string }).name === 'echo',

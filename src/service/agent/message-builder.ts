@@ -21,6 +21,8 @@ interface OpenResponse {
   thought: string;
   calls: { id: string; name: string; input: unknown }[];
   results: Map<string, string>;
+  /** Images of results (MCP), by call id, in call order. */
+  images: Map<string, string[]>;
 }
 
 function cutMiddle(text: string): string {
@@ -46,9 +48,28 @@ function isHidden(event: V0Event): boolean {
   );
 }
 
-function imagesOf(event: V0Event): string[] {
-  const urls = (event.args as { image_urls?: unknown } | undefined)?.image_urls;
+function imagesOf(event: V0Event, field: 'args' | 'extras' = 'args'): string[] {
+  const urls = (event[field] as { image_urls?: unknown } | undefined)?.image_urls;
   return Array.isArray(urls) ? urls.filter((u): u is string => typeof u === 'string') : [];
+}
+
+/**
+ * The images of tool results for a vision model, as one user message right after the results (OpenAI tool
+ * messages cannot hold images; Anthropic gets them in the same user turn, after the tool_result blocks).
+ */
+function resultImagesMessage(
+  calls: { id: string; name: string }[],
+  images: Map<string, string[]>,
+  model: string | undefined,
+): ModelMessage | null {
+  if (!model || !supportsVision(model)) return null;
+  const content = calls.flatMap((call) => {
+    const urls = images.get(call.id) ?? [];
+    if (urls.length === 0) return [];
+    const label = `Images returned by the tool ${call.name} (call ${call.id}):`;
+    return [{ type: 'text' as const, text: label }, ...imageParts(urls, model)];
+  });
+  return content.length > 0 ? { role: 'user', content } : null;
 }
 
 /** A user message's text, followed by its images (`Image N:` before each) when the model can see them. */
@@ -99,6 +120,8 @@ export function buildMessages(events: V0Event[], model?: string): ModelMessage[]
         output: { type: 'text' as const, value: response.results.get(c.id) as string },
       })),
     });
+    const images = resultImagesMessage(answered, response.images, model);
+    if (images) messages.push(images);
   };
   const say = (message: ModelMessage) => {
     flush();
@@ -107,7 +130,7 @@ export function buildMessages(events: V0Event[], model?: string): ModelMessage[]
   const responseFor = (call: CallMetadata): OpenResponse => {
     if (open?.id !== call.model_response.id) {
       flush();
-      open = { id: call.model_response.id, thought: '', calls: [], results: new Map() };
+      open = { id: call.model_response.id, thought: '', calls: [], results: new Map(), images: new Map() };
     }
     return open;
   };
@@ -157,6 +180,7 @@ export function buildMessages(events: V0Event[], model?: string): ModelMessage[]
         response.calls.push({ id: call.tool_call_id, name: call.function_name, input: call.arguments ?? {} });
       }
       response.results.set(call.tool_call_id, resultText(event));
+      response.images.set(call.tool_call_id, imagesOf(event, 'extras'));
     }
   }
   flush();

@@ -12,6 +12,8 @@ export interface DockerExecTransportOptions {
   user: string;
   workingDir: string;
   env: Record<string, string>;
+  /** A folder appended to the image's PATH (Dockhand's bundled runtime). */
+  pathSuffix?: string;
 }
 
 /** How much of the server's stderr is kept for error messages. */
@@ -45,12 +47,13 @@ export class DockerExecTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    const { command, args, user, workingDir, env } = this.options;
+    const { command, args, user, workingDir, env, pathSuffix } = this.options;
+    const path = pathSuffix ? `PATH="$PATH:${pathSuffix}"; ` : '';
     const exec = await this.container.exec({
       Cmd: [
         'sh',
         '-c',
-        `mkdir -p ${PID_DIR} 2>/dev/null; echo $$ > ${this.pidFile}; exec "$@"`,
+        `${path}mkdir -p ${PID_DIR} 2>/dev/null; echo $$ > ${this.pidFile}; exec "$@"`,
         'sh',
         command,
         ...args,

@@ -4,7 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { runInContainer } from '../sandbox/files/container-command';
+import { bundledNode, isBundledCommand, RUNTIME_BIN } from './bundled-runtime';
 import { DockerExecTransport } from './docker-exec-transport';
+import { provideBundledRuntime } from './runtime-copy';
 import type { McpServer, RemoteServer, StdioServer } from './server-config';
 
 /** A server that cannot be started at all (shown to the user as is). */
@@ -35,9 +37,17 @@ async function commandExists(
   return found.exitCode === 0;
 }
 
+/** Whether Dockhand's bundled runtime now provides a command the sandbox lacks (`node`, `npx`). */
+function bundledRuntimeProvides(container: Parameters<typeof runInContainer>[0], command: string) {
+  return isBundledCommand(command)
+    ? provideBundledRuntime(container, bundledNode(), command)
+    : Promise.resolve(false);
+}
+
 /**
  * Stdio servers run where the agent's commands run: inside the Docker sandbox over `docker exec -i` as
- * the sandbox user (`dockhand`) in the working directory, or on the host for the process sandbox.
+ * the sandbox user (`dockhand`) in the working directory, or on the host for the process sandbox. A
+ * missing `node`/`npx` is run from Dockhand's runtime copied to `/opt/dockhand/bin` (last on the PATH).
  */
 export async function stdioTransport(server: StdioServer, target: SandboxTarget): Promise<Transport> {
   if (target.kind === 'process') {
@@ -51,7 +61,8 @@ export async function stdioTransport(server: StdioServer, target: SandboxTarget)
   }
   const container = target.docker.getContainer(target.container);
   const user = target.user ?? 'root'; // the agent's shell user, `dockhand` in Dockhand's images
-  if (!(await commandExists(container, server.command, user))) {
+  const found = await commandExists(container, server.command, user);
+  if (!found && !(await bundledRuntimeProvides(container, server.command))) {
     const image = (await container.inspect()).Config.Image;
     throw new ServerStartError(
       `MCP server "${server.name}" could not start: command "${server.command}" was not found in the sandbox image ${image}.`,
@@ -63,6 +74,7 @@ export async function stdioTransport(server: StdioServer, target: SandboxTarget)
     user,
     workingDir: target.workingDir,
     env: server.env,
+    ...(found ? {} : { pathSuffix: RUNTIME_BIN }),
   });
 }
 

@@ -28,6 +28,8 @@ describe('formatToolResult', () => {
       images: [{ data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
       isError: false,
     });
+    const svg = { content: [{ ...image, mimeType: 'image/svg+xml' }] };
+    expect(formatToolResult(svg, true)).toEqual({ text: IMAGE_OMITTED, images: [], isError: false });
   });
 
   it('caps the text at 30,000 characters, keeping both ends', () => {

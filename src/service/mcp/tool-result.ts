@@ -1,6 +1,8 @@
 /** The longest MCP result the model is given (agent-behaviour §3.4). */
 export const MAX_RESULT_CHARS = 30_000;
 export const IMAGE_OMITTED = '[image omitted]';
+/** The image types models take (as user-message images, agent-behaviour §6.6). */
+const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /** An image of a result, kept for vision models. */
 export interface ResultImage {
@@ -27,13 +29,12 @@ function partText(part: ContentPart, vision: boolean, images: ResultImage[]): st
   switch (part.type) {
     case 'text':
       return typeof part.text === 'string' ? part.text : null;
-    case 'image':
-      if (!vision || typeof part.data !== 'string') return IMAGE_OMITTED;
-      images.push({
-        data: part.data,
-        mimeType: typeof part.mimeType === 'string' ? part.mimeType : 'image/png',
-      });
+    case 'image': {
+      const mimeType = typeof part.mimeType === 'string' ? part.mimeType.toLowerCase() : 'image/png';
+      if (!vision || typeof part.data !== 'string' || !MODEL_IMAGE_TYPES.has(mimeType)) return IMAGE_OMITTED;
+      images.push({ data: part.data, mimeType });
       return null;
+    }
     case 'resource':
       if (typeof part.resource?.text === 'string') return part.resource.text;
       return typeof part.resource?.uri === 'string' ? `[resource ${part.resource.uri}]` : null;
@@ -53,8 +54,8 @@ function capped(text: string): string {
 }
 
 /**
- * A `tools/call` result as the model reads it: its text parts joined by newlines; images kept aside for
- * vision models, else `[image omitted]`; `structuredContent` as JSON when there is no text; at most 30,000
+ * A `tools/call` result as the model reads it: its text parts joined by newlines; PNG/JPEG/GIF/WebP images
+ * kept aside for vision models, else `[image omitted]`; `structuredContent` as JSON when there is no text; at most 30,000
  * characters. An `isError` result becomes `{"isError":true,"error":"<text>"}`.
  */
 export function formatToolResult(result: unknown, vision: boolean): FormattedResult {
