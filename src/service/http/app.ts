@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { DiskFull, isDiskFull } from '../storage/disk-full';
 import { HttpError } from './errors';
 import { mountRoutes, type RouteSpec, unmatchedRoute, MAX_JSON_BODY } from './routes';
 import { cors, hostCheck, type KeyChecker, rateLimit, requireKey } from './security';
@@ -14,6 +15,8 @@ export interface AppOptions {
   port: () => number;
   rateLimitPerSecond: number;
   logger: Logger;
+  /** The data folder, named when its disk is full (507). */
+  dataDir: string;
   /** Folder of the built renderer, served at `/` when present. */
   rendererDir?: string;
 }
@@ -58,7 +61,7 @@ function requestLog(logger: Logger) {
   };
 }
 
-function errorHandler(logger: Logger) {
+function errorHandler(logger: Logger, dataDir: string) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       res.end();
@@ -66,6 +69,12 @@ function errorHandler(logger: Logger) {
     }
     if (error instanceof ValidationFailed) {
       res.status(422).json({ detail: error.detail });
+      return;
+    }
+    if (isDiskFull(error)) {
+      logger.warn({ err: error }, 'data folder full');
+      const full = new DiskFull(dataDir);
+      res.status(full.status).json(full.body);
       return;
     }
     if (error instanceof HttpError) {
@@ -140,6 +149,6 @@ export function createApp(options: AppOptions): express.Express {
     app.use(renderer(options.rendererDir));
   }
   app.use(unmatchedRoute(options.routes));
-  app.use(errorHandler(options.logger));
+  app.use(errorHandler(options.logger, options.dataDir));
   return app;
 }
