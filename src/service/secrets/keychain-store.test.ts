@@ -5,20 +5,21 @@ import { KeychainSecretStore } from './keychain-store';
 const LOCKED = 'Cannot create an item in a locked collection';
 
 /** An in-memory keytar whose collection can be locked: writes fail, and listing would crash libsecret. */
-function lockableKeytar(items: Record<string, string>) {
+function lockableKeytar(initial: Record<string, string>) {
+  const items = new Map(Object.entries(initial));
   const keyring = { locked: false, listedWhileLocked: false };
   const keytar = {
     findCredentials: async () => {
       if (keyring.locked) keyring.listedWhileLocked = true;
-      return Object.entries(items).map(([account, password]) => ({ account, password }));
+      return [...items].map(([account, password]) => ({ account, password }));
     },
     setPassword: async (_service: string, account: string, password: string) => {
       if (keyring.locked) throw new Error(LOCKED);
-      items[account] = password;
+      items.set(account, password);
     },
     deletePassword: async (_service: string, account: string) => {
       if (keyring.locked) throw new Error(LOCKED);
-      return delete items[account];
+      return items.delete(account);
     },
   };
   return { keyring, keytar };
