@@ -40,6 +40,13 @@ export function roundTripStep(request: RecordedLlmRequest): ScriptedOutcome {
   return { toolCalls: [{ name: 'execute_bash', args: { command: 'echo load', security_risk: 'LOW' } }] };
 }
 
+/** CPU time (user + system) a process has used so far (Linux), in seconds. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Resident memory of a process (Linux), in MiB. */
 export function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -99,7 +106,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const reads = await autocannon({
     url: options.url,
     headers: { 'X-Session-API-Key': options.key },
-    connections: 10,
+    // Enough connections to keep the rate when answers slow down under load.
+    connections: 40,
     overallRate: options.rate,
     duration: options.durationS,
     requests: READ_PATHS(ids).map((path) => ({ method: 'GET' as const, path })),
