@@ -47,6 +47,28 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * p50/p99 of the time the service itself took for GET requests (the `ms` of its request log lines), from
+ * line `fromLine` of `<dataDir>/logs/dockhand.log`: unlike client latency, free of the load generator's own
+ * waiting on a busy machine.
+ */
+export function serverSideLatency(
+  logFile: string,
+  fromLine: number,
+): { p50Ms: number; p99Ms: number; lines: number } {
+  const lines = readFileSync(logFile, 'utf8').split('\n');
+  const times = lines
+    .slice(fromLine)
+    .flatMap((line) => {
+      if (!line.includes('"msg":"request"') || !line.includes('"method":"GET"')) return [];
+      const ms = (JSON.parse(line) as { ms?: number }).ms;
+      return typeof ms === 'number' ? [ms] : [];
+    })
+    .sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  return { p50Ms: at(0.5), p99Ms: at(0.99), lines: lines.length };
+}
+
 /** Resident memory of a process (Linux), in MiB. */
 export function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')

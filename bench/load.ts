@@ -14,19 +14,25 @@ import { parseArgs } from 'node:util';
 import { apiOf, removeSandboxesOf, serveEnvironment, useScriptedLlm } from '../test/faults/support';
 import { ensureCliBuilt, startServe } from '../test/support/cli';
 import { startScriptedLlm } from '../test/support/scripted-llm';
-import { cpuSeconds, type LoadResult, rssMiB, runLoad } from './load-run';
+import { cpuSeconds, type LoadResult, rssMiB, runLoad, serverSideLatency } from './load-run';
 
 /** Run 2 may end with at most this much more RSS than run 1. */
 const MAX_SECOND_RUN_GROWTH = 0.15;
 
-function print(name: string, result: LoadResult, rss: number, cpu: number): void {
+function print(
+  name: string,
+  result: LoadResult,
+  rss: number,
+  cpu: number,
+  server: { p50Ms: number; p99Ms: number },
+): void {
   const rounds = result.rounds;
   const total = rounds.reduce((a, b) => a + b, 0);
   console.log(
     `${name}: ${result.reads} reads, ${result.failures} failures, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
       `rounds per conversation min ${Math.min(...rounds)} max ${Math.max(...rounds)} (total ${total}), ` +
       `event-log gaps ${result.gaps}, service CPU ${cpu.toFixed(1)} s (${((cpu * 1000) / Math.max(total, 1)).toFixed(1)} ms per round), ` +
-      `RSS after ${rss.toFixed(1)} MiB`,
+      `RSS after ${rss.toFixed(1)} MiB; in the service p50 ${server.p50Ms} ms, p99 ${server.p99Ms} ms`,
   );
   for (const note of result.failureNotes) console.log(`  ${note}`);
 }
@@ -62,14 +68,23 @@ async function main(): Promise<number> {
     const before = rssMiB(pid);
     console.log(`service RSS before: ${before.toFixed(1)} MiB`);
     const options = { api, url: cli.url, key: cli.key, llm, ...load };
+    const log = path.join(dataDir, 'logs', 'dockhand.log');
     const cpuBefore = cpuSeconds(pid);
+    const logBefore = serverSideLatency(log, 0).lines;
     const first = await runLoad(options);
     const afterFirst = rssMiB(pid);
     const cpuFirst = cpuSeconds(pid);
-    print('run 1', first, afterFirst, cpuFirst - cpuBefore);
+    const serverFirst = serverSideLatency(log, logBefore);
+    print('run 1', first, afterFirst, cpuFirst - cpuBefore, serverFirst);
     const second = await runLoad(options);
     const afterSecond = rssMiB(pid);
-    print('run 2', second, afterSecond, cpuSeconds(pid) - cpuFirst);
+    print(
+      'run 2',
+      second,
+      afterSecond,
+      cpuSeconds(pid) - cpuFirst,
+      serverSideLatency(log, serverFirst.lines),
+    );
     const growth = (afterSecond - afterFirst) / afterFirst;
     console.log(
       `RSS growth in run 2: ${(growth * 100).toFixed(1)} % (at most ${MAX_SECOND_RUN_GROWTH * 100} %)`,
