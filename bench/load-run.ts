@@ -47,26 +47,51 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+export interface ServerLatency {
+  p50Ms: number;
+  p99Ms: number;
+  /** The request path (query and ids left out) with the highest p99, and that p99. */
+  slowestPath: string;
+  slowestP99Ms: number;
+  /** Lines in the log, where the next run's lines start. */
+  lines: number;
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
 /**
  * p50/p99 of the time the service itself took for GET requests (the `ms` of its request log lines), from
  * line `fromLine` of `<dataDir>/logs/dockhand.log`: unlike client latency, free of the load generator's own
  * waiting on a busy machine.
  */
-export function serverSideLatency(
-  logFile: string,
-  fromLine: number,
-): { p50Ms: number; p99Ms: number; lines: number } {
+export function serverSideLatency(logFile: string, fromLine: number): ServerLatency {
   const lines = readFileSync(logFile, 'utf8').split('\n');
-  const times = lines
-    .slice(fromLine)
-    .flatMap((line) => {
-      if (!line.includes('"msg":"request"') || !line.includes('"method":"GET"')) return [];
-      const ms = (JSON.parse(line) as { ms?: number }).ms;
-      return typeof ms === 'number' ? [ms] : [];
-    })
-    .sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
-  return { p50Ms: at(0.5), p99Ms: at(0.99), lines: lines.length };
+  const byPath = new Map<string, number[]>();
+  for (const line of lines.slice(fromLine)) {
+    if (!line.includes('"msg":"request"') || !line.includes('"method":"GET"')) continue;
+    const { url, ms } = JSON.parse(line) as { url: string; ms: number };
+    const route = url.split('?')[0]?.replace(/\/[0-9a-f]{32}(?=\/|$)/, '/{id}') ?? url;
+    byPath.set(route, [...(byPath.get(route) ?? []), ms]);
+  }
+  const all = [...byPath.values()].flat().sort((a, b) => a - b);
+  const slowest = [...byPath]
+    .map(([route, times]) => ({
+      route,
+      p99: percentile(
+        times.sort((a, b) => a - b),
+        0.99,
+      ),
+    }))
+    .sort((a, b) => b.p99 - a.p99)[0];
+  return {
+    p50Ms: percentile(all, 0.5),
+    p99Ms: percentile(all, 0.99),
+    slowestPath: slowest?.route ?? '-',
+    slowestP99Ms: slowest?.p99 ?? 0,
+    lines: lines.length,
+  };
 }
 
 /** Resident memory of a process (Linux), in MiB. */

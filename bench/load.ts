@@ -14,25 +14,27 @@ import { parseArgs } from 'node:util';
 import { apiOf, removeSandboxesOf, serveEnvironment, useScriptedLlm } from '../test/faults/support';
 import { ensureCliBuilt, startServe } from '../test/support/cli';
 import { startScriptedLlm } from '../test/support/scripted-llm';
-import { cpuSeconds, type LoadResult, rssMiB, runLoad, serverSideLatency } from './load-run';
+import {
+  cpuSeconds,
+  type LoadResult,
+  rssMiB,
+  runLoad,
+  type ServerLatency,
+  serverSideLatency,
+} from './load-run';
 
 /** Run 2 may end with at most this much more RSS than run 1. */
 const MAX_SECOND_RUN_GROWTH = 0.15;
 
-function print(
-  name: string,
-  result: LoadResult,
-  rss: number,
-  cpu: number,
-  server: { p50Ms: number; p99Ms: number },
-): void {
+function print(name: string, result: LoadResult, rss: number, cpu: number, server: ServerLatency): void {
   const rounds = result.rounds;
   const total = rounds.reduce((a, b) => a + b, 0);
   console.log(
     `${name}: ${result.reads} reads, ${result.failures} failures, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
       `rounds per conversation min ${Math.min(...rounds)} max ${Math.max(...rounds)} (total ${total}), ` +
       `event-log gaps ${result.gaps}, service CPU ${cpu.toFixed(1)} s (${((cpu * 1000) / Math.max(total, 1)).toFixed(1)} ms per round), ` +
-      `RSS after ${rss.toFixed(1)} MiB; in the service p50 ${server.p50Ms} ms, p99 ${server.p99Ms} ms`,
+      `RSS after ${rss.toFixed(1)} MiB; in the service p50 ${server.p50Ms} ms, p99 ${server.p99Ms} ms ` +
+      `(slowest ${server.slowestPath}, p99 ${server.slowestP99Ms} ms)`,
   );
   for (const note of result.failureNotes) console.log(`  ${note}`);
 }
