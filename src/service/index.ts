@@ -187,6 +187,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     port: () => port,
     rateLimitPerSecond,
     logger,
+    dataDir,
     ...(config.rendererDir ? { rendererDir: config.rendererDir } : {}),
   });
   const listening = await listenOnLoopback(app, {

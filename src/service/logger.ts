@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
+import { openLogFile } from './log-file';
 
 /** Header and query names that carry keys; pino replaces their values wherever they are logged. */
 const REDACT = [
@@ -14,15 +14,10 @@ const REDACT = [
   '*.token',
 ];
 
-/** JSON logs to `<dataDir>/logs/dockhand.log`; warnings and errors to stderr as well. */
+/** JSON logs to `<dataDir>/logs/dockhand.log` (lines dropped, never blocking, when the disk is full); warnings and errors to stderr as well. */
 export function createLogger(dataDir: string, level = process.env.DOCKHAND_LOG_LEVEL ?? 'info'): Logger {
-  const dir = path.join(dataDir, 'logs');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const streams = pino.multistream([
-    {
-      level: level as pino.Level,
-      stream: pino.destination({ dest: path.join(dir, 'dockhand.log'), mkdir: true, sync: false }),
-    },
+    { level: level as pino.Level, stream: openLogFile(path.join(dataDir, 'logs', 'dockhand.log')) },
     { level: 'warn', stream: process.stderr },
   ]);
   return pino({ level, redact: { paths: REDACT, censor: '<redacted>' } }, streams);

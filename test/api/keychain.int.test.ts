@@ -9,6 +9,7 @@ import { cliEnv, ensureCliBuilt, type RunningCli, startServe } from '../support/
 import { valuesFoundInFiles } from '../support/data-folder';
 import { clearKeychain, keychainItems, probeKeychain } from '../support/keychain';
 import { freePort } from '../support/ports';
+import { PrivateKeyring, privateKeyringSkipReason } from '../support/private-keyring';
 import { rawRequest, startTestService, type TestResponse, type TestService } from '../support/service';
 
 const probe = await probeKeychain();
@@ -132,6 +133,8 @@ async function expectNamedStateAnd503(
   dataDir: string,
   state: string,
   messageStart: string,
+  /** Custom secrets stored before the keychain broke (their names live in SQLite). */
+  secretNames: string[] = [],
 ) {
   const canary = `canary-keychain-down-${state}-${Date.now()}`;
   const info = await rawRequest(port, 'GET', '/server_info', { key });
@@ -170,7 +173,7 @@ async function expectNamedStateAnd503(
   });
   expect(outcome(await rawRequest(port, 'GET', '/api/secrets', { key }))).toEqual({
     status: 200,
-    body: { custom_secrets: [] },
+    body: { custom_secrets: secretNames.map((name) => ({ name, description: null })) },
   });
 
   expect(valuesFoundInFiles(dataDir, [canary])).toEqual([]);
@@ -241,5 +244,54 @@ describe('dockhand serve with a real broken keychain', () => {
     const env = cliEnv({ HOME: home, DBUS_SESSION_BUS_ADDRESS: undefined, DISPLAY: undefined });
     cli = await startServe(['--data-dir', dataDir, '--port', String(port)], env, ['dbus-run-session', '--']);
     await expectNamedStateAnd503(cli.port, cli.key, dataDir, 'locked', 'collection/login');
+  });
+
+  const noPrivateKeyring = privateKeyringSkipReason();
+  if (noPrivateKeyring) console.warn(`Skipping the private-keyring tests: ${noPrivateKeyring}`);
+
+  describe.skipIf(noPrivateKeyring !== null)('on a private D-Bus session of the test', () => {
+    let keyring: PrivateKeyring | undefined;
+    afterEach(async () => {
+      await cli?.stop('SIGTERM');
+      cli = undefined;
+      await keyring?.stop();
+      keyring = undefined;
+    });
+
+    it('with a session bus but no Secret Service: no_secret_service, 503 on secret writes', async () => {
+      keyring = await PrivateKeyring.start();
+      const dataDir = path.join(root, 'no-secret-service');
+      cli = await startServe(
+        ['--data-dir', dataDir, '--port', String(await freePort())],
+        cliEnv(keyring.env()),
+      );
+      await expectNamedStateAnd503(
+        cli.port,
+        cli.key,
+        dataDir,
+        'no_secret_service',
+        'org.freedesktop.secrets',
+      );
+    });
+
+    it('with Dockhand items in a login keyring locked through the Secret Service API: locked, no crash', async () => {
+      keyring = await PrivateKeyring.start();
+      await keyring.startKeyring('pw');
+      const dataDir = path.join(root, 'locked-with-items');
+      const env = cliEnv(keyring.env());
+      cli = await startServe(['--data-dir', dataDir, '--port', String(await freePort())], env);
+      const created = await rawRequest(cli.port, 'POST', '/api/secrets', {
+        key: cli.key,
+        body: { name: 'KEPT', value: 'kept-in-the-keyring' },
+      });
+      expect(created.status).toBe(201);
+      await cli.stop('SIGTERM');
+
+      keyring.lock();
+      expect(keyring.locked()).toBe(true);
+      cli = await startServe(['--data-dir', dataDir, '--port', String(await freePort())], env);
+      await expectNamedStateAnd503(cli.port, cli.key, dataDir, 'locked', 'locked collection', ['KEPT']);
+      expect(valuesFoundInFiles(dataDir, ['kept-in-the-keyring'])).toEqual([]);
+    });
   });
 });

@@ -332,7 +332,7 @@ export class AgentLoop {
     const previous = this.running ?? Promise.resolve();
     const next = previous
       .then(work)
-      .catch((error: unknown) => this.fail(error instanceof Error ? error.message : String(error)))
+      .catch((error: unknown) => this.failStep(error))
       .finally(() => {
         if (this.running === next) this.running = null;
       });
@@ -556,6 +556,21 @@ export class AgentLoop {
       message: info.message,
       retry_in_s: info.retryInS,
     });
+  }
+
+  /**
+   * Enters `error` after a step threw. When even that cannot be stored (e.g. a full disk), the state still
+   * changes in memory and the status says why, so the loop never leaves a rejection unhandled.
+   */
+  private failStep(error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    try {
+      this.fail(reason);
+    } catch {
+      this.queue = [];
+      this.current = 'error';
+      this.deps.onStatus?.({ type: 'error', id: 'STATUS$ERROR', message: reason });
+    }
   }
 
   private fail(reason: string, statusId = 'STATUS$ERROR'): void {

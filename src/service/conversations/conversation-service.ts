@@ -434,7 +434,9 @@ export class ConversationService {
         });
       }),
     );
-    void this.run(runtime, record, first);
+    void this.run(runtime, record, first).catch((error: unknown) =>
+      this.ctx.logger.error({ conversation_id: record.id, err: error }, 'conversation start not recorded'),
+    );
   }
 
   private async run(runtime: ConversationRuntime, record: ConversationRecord, first: boolean): Promise<void> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { conversationScope } from './api-keys';
+import { DiskFull, isDiskFull } from '../storage/disk-full';
 import { HttpError } from './errors';
 import { mountRoutes, type RouteSpec, unmatchedRoute, MAX_JSON_BODY } from './routes';
 import { cors, hostCheck, type KeyChecker, rateLimit, requireKey } from './security';
@@ -15,6 +16,8 @@ export interface AppOptions {
   port: () => number;
   rateLimitPerSecond: number;
   logger: Logger;
+  /** The data folder, named when its disk is full (507). */
+  dataDir: string;
   /** Folder of the built renderer, served at `/` when present. */
   rendererDir?: string;
 }
@@ -59,7 +62,7 @@ function requestLog(logger: Logger) {
   };
 }
 
-function errorHandler(logger: Logger) {
+function errorHandler(logger: Logger, dataDir: string) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
       res.end();
@@ -67,6 +70,12 @@ function errorHandler(logger: Logger) {
     }
     if (error instanceof ValidationFailed) {
       res.status(422).json({ detail: error.detail });
+      return;
+    }
+    if (isDiskFull(error)) {
+      logger.warn({ err: error }, 'data folder full');
+      const full = new DiskFull(dataDir);
+      res.status(full.status).json(full.body);
       return;
     }
     if (error instanceof HttpError) {
@@ -141,6 +150,6 @@ export function createApp(options: AppOptions): express.Express {
     app.use(renderer(options.rendererDir));
   }
   app.use(unmatchedRoute(options.routes));
-  app.use(errorHandler(options.logger));
+  app.use(errorHandler(options.logger, options.dataDir));
   return app;
 }

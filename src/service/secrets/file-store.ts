@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { SecretStore, SecretStoreStatus } from './secret-store';
@@ -28,23 +28,31 @@ export class FileSecretStore implements SecretStore {
   }
 
   async set(account: string, value: string): Promise<void> {
-    this.secrets.set(account, value);
-    this.save();
+    this.change(() => this.secrets.set(account, value));
   }
 
   async delete(account: string): Promise<void> {
-    this.secrets.delete(account);
-    this.save();
+    this.change(() => this.secrets.delete(account));
   }
 
   values(): string[] {
     return [...this.secrets.values()];
   }
 
-  private save(): void {
+  /** Applies `edit` and saves; when the file cannot be written (e.g. a full disk) nothing changes. */
+  private change(edit: () => void): void {
+    const before = new Map(this.secrets);
+    edit();
     const temp = `${this.file}.tmp`;
-    writeFileSync(temp, JSON.stringify(Object.fromEntries(this.secrets)), { mode: 0o600 });
-    chmodSync(temp, 0o600);
-    renameSync(temp, this.file);
+    try {
+      writeFileSync(temp, JSON.stringify(Object.fromEntries(this.secrets)), { mode: 0o600 });
+      chmodSync(temp, 0o600);
+      renameSync(temp, this.file);
+    } catch (error) {
+      this.secrets.clear();
+      for (const [name, value] of before) this.secrets.set(name, value);
+      rmSync(temp, { force: true });
+      throw error;
+    }
   }
 }

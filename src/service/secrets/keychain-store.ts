@@ -15,6 +15,9 @@ interface Keytar {
 
 const OK: SecretStoreStatus = { backend: 'keychain', state: 'ok', message: null, fix: null };
 
+/** The item written and removed again to learn whether the keychain takes writes. */
+const PROBE_ACCOUNT = 'keychain-probe';
+
 const HEADLESS_HINT =
   'On a headless server you can opt in to a 0600 file instead with DOCKHAND_SECRETS=file.';
 
@@ -75,10 +78,16 @@ export class KeychainSecretStore implements SecretStore {
     return this.current;
   }
 
-  /** Reads every Dockhand item from the keychain into the cache. */
+  /**
+   * Reads every Dockhand item from the keychain into the cache. A probe write goes first: on Linux,
+   * listing items of a locked collection makes libsecret hand keytar a null secret, and the process dies
+   * with SIGSEGV, while the write fails with a "locked collection" error that names the state.
+   */
   async reload(): Promise<void> {
     if (!this.keytar) return;
     try {
+      await this.keytar.setPassword(SERVICE_NAME, PROBE_ACCOUNT, 'probe');
+      await this.keytar.deletePassword(SERVICE_NAME, PROBE_ACCOUNT);
       const items = await this.keytar.findCredentials(SERVICE_NAME);
       this.cache = new Map(items.map((i) => [i.account, i.password]));
       this.current = OK;
@@ -93,7 +102,7 @@ export class KeychainSecretStore implements SecretStore {
   }
 
   async set(account: string, value: string): Promise<void> {
-    const keytar = this.ensureUsable();
+    const keytar = await this.usableForWrite();
     try {
       await keytar.setPassword(SERVICE_NAME, account, value);
     } catch (error) {
@@ -103,7 +112,7 @@ export class KeychainSecretStore implements SecretStore {
   }
 
   async delete(account: string): Promise<void> {
-    const keytar = this.ensureUsable();
+    const keytar = await this.usableForWrite();
     try {
       await keytar.deletePassword(SERVICE_NAME, account);
     } catch (error) {
@@ -114,6 +123,12 @@ export class KeychainSecretStore implements SecretStore {
 
   values(): string[] {
     return [...this.cache.values()];
+  }
+
+  /** A locked keyring may have been unlocked since: a write (the user's retry) checks again first. */
+  private async usableForWrite(): Promise<Keytar> {
+    if (this.keytar && this.current.state === 'locked') await this.reload();
+    return this.ensureUsable();
   }
 
   private ensureUsable(): Keytar {
