@@ -109,7 +109,12 @@ describe.skipIf(skip !== null)('the Docker engine stops mid-conversation', () =>
     const resumed = await until(
       () => allEvents(api, id),
       (events: V0Event[]) =>
-        events.some((e) => e.observation === 'run' && String(e.content).startsWith('after')),
+        // A restarted shell starts its first output with a note saying so (agent-behaviour §2.7).
+        events.some(
+          (e) =>
+            e.observation === 'run' &&
+            /^(\[The shell was restarted[^\n]*\]\n)?after\n/.test(String(e.content)),
+        ),
       'a command in the resumed sandbox',
     );
     expect(resumed.slice(0, down.length)).toEqual(down);
