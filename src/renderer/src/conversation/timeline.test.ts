@@ -146,6 +146,10 @@ describe('commandOutput', () => {
       'x\n[Command timed out]',
     );
     expect(commandOutput('\n[The command completed with exit code 0.]')).toBe('');
+    expect(commandOutput('a\n\nb\n  \n[Current working directory: /w]\n\n')).toBe('a\n\nb');
+    expect(commandOutput('[Python interpreter: /usr/bin/python3]')).toBe('');
+    expect(commandOutput('done')).toBe('done');
+    expect(commandOutput('')).toBe('');
   });
 });
 

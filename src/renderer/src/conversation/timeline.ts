@@ -158,12 +158,19 @@ function actionRow(event: V0Event): TimelineRow | null {
 const ANNOTATION =
   /^\[(The command completed with exit code -?\d+\.|Current working directory: .*|Python interpreter: .*)\]$/;
 
-/** A command's output without the trailing annotations written for the model. */
+/**
+ * A command's output without the trailing annotations written for the model. Reads back from the end, line
+ * by line, so a long output is not split into lines on every load.
+ */
 export function commandOutput(content: string): string {
-  const lines = content.split('\n');
-  while (lines.length > 0 && (ANNOTATION.test(lines.at(-1) ?? '') || lines.at(-1)?.trim() === ''))
-    lines.pop();
-  return lines.join('\n');
+  let end = content.length;
+  while (end > 0) {
+    const start = content.lastIndexOf('\n', end - 1) + 1;
+    const line = content.slice(start, end);
+    if (!ANNOTATION.test(line) && line.trim() !== '') break;
+    end = Math.max(0, start - 1);
+  }
+  return content.slice(0, end);
 }
 
 function runResult(event: V0Event) {
