@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { V0Event } from '../../../shared/api/events';
 import { isApiError } from '../api/api-error';
+import { asV0Event } from './event-shape';
 
 /** A status payload of the stream: runtime status, title change or error (not stored as an event). */
 export const StatusPayload = z
@@ -20,10 +21,10 @@ const End = z.object({ reason: z.string() });
 /** How events arrive: `loading` until the stored ones are in, then `stream` or, when it failed, `polling`. */
 export type FeedMode = 'loading' | 'stream' | 'polling';
 
-/** The part of EventSource the feed uses, so tests can stand in for it. */
+/** The part of EventSource (or FetchEventSource) the feed uses, so tests can stand in for it. */
 export interface StreamSource {
   readonly readyState: number;
-  addEventListener(type: string, listener: (event: MessageEvent<string>) => void): void;
+  addEventListener(type: string, listener: (event: { data: string }) => void): void;
   onerror: ((event: Event) => void) | null;
   close(): void;
 }
@@ -65,6 +66,14 @@ function parsed<S extends z.ZodType>(schema: S, data: string): z.output<S> | nul
   try {
     const result = schema.safeParse(JSON.parse(data));
     return result.success ? result.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function parsedEvent(data: string): V0Event | null {
+  try {
+    return asV0Event(JSON.parse(data));
   } catch {
     return null;
   }
@@ -124,7 +133,7 @@ export function followEvents(
   if (stream) {
     const source = stream;
     source.addEventListener('oh_event', (message) => {
-      const event = parsed(V0Event, message.data);
+      const event = parsedEvent(message.data);
       if (event && !stopped) handlers.events([event]);
     });
     source.addEventListener('status_update', (message) => {

@@ -1,5 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildTimeline, commandOutput, lastAgentState, pendingAction } from './timeline';
+import type { V0Event } from '../../../shared/api/events';
+import {
+  buildTimeline,
+  commandOutput,
+  lastAgentState,
+  pendingAction,
+  TimelineBuilder,
+  type TimelineRow,
+} from './timeline';
 import { event, stateChanged } from './test-events';
 
 const call = (id: string) => ({ tool_call_id: id, function_name: 'execute_bash' });
@@ -146,6 +155,10 @@ describe('commandOutput', () => {
       'x\n[Command timed out]',
     );
     expect(commandOutput('\n[The command completed with exit code 0.]')).toBe('');
+    expect(commandOutput('a\n\nb\n  \n[Current working directory: /w]\n\n')).toBe('a\n\nb');
+    expect(commandOutput('[Python interpreter: /usr/bin/python3]')).toBe('');
+    expect(commandOutput('done')).toBe('done');
+    expect(commandOutput('')).toBe('');
   });
 });
 
@@ -159,5 +172,62 @@ describe('lastAgentState and pendingAction', () => {
     expect(pendingAction(events)).toBe(asked);
     expect(pendingAction([...events, runAction(5, 'rm -rf /tmp/y', 'confirmed', 'call_3')])).toBeNull();
     expect(lastAgentState([])).toBeNull();
+  });
+});
+
+describe('TimelineBuilder', () => {
+  const calls = ['call_a', 'call_b', 'call_c'];
+  const confirmations = ['awaiting_confirmation', 'confirmed', 'rejected'];
+  /** One event of a kind the timeline treats specially, its references drawn from `pick`. */
+  function someEvent(id: number, kind: number, pick: number): V0Event {
+    const callId = calls[pick % calls.length] as string;
+    switch (kind) {
+      case 0:
+        return runAction(id, `cmd ${id}`, confirmations[pick % 3] as string, callId);
+      case 1:
+        return runObservation(id, Math.max(0, id - 1 - (pick % 4)), `out ${id}`, pick % 2);
+      case 2:
+        return event(id, { observation: 'error', content: 'not run', tool_call_metadata: call(callId) });
+      case 3:
+        return event(id, { observation: 'user_rejected', content: '', cause: Math.max(0, id - 1) });
+      case 4:
+        return stateChanged(id, ['running', 'paused', 'finished', 'error'][pick % 4] as string);
+      default:
+        return event(id, { source: 'user', action: 'message', args: { content: `m${id}` } });
+    }
+  }
+
+  it('updated in steps, gives the rows of a build from the start, and keeps unchanged rows', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(5), fc.nat(11)), { maxLength: 40 }),
+        fc.array(fc.nat(40), { maxLength: 5 }),
+        (shapes, cuts) => {
+          const events = shapes.map(([kind, pick], id) => someEvent(id, kind, pick));
+          const builder = new TimelineBuilder();
+          let previous: readonly TimelineRow[] = [];
+          let previousCopy: TimelineRow[] = [];
+          for (const cut of [...cuts].sort((a, b) => a - b)) {
+            const prefix = events.slice(0, Math.min(cut, events.length));
+            const rows = builder.update(prefix);
+            expect(rows).toEqual(buildTimeline(prefix));
+            // A row object shown before is either the same as then or replaced, never changed in place.
+            const kept = rows.filter((row) => previous.includes(row));
+            for (const row of kept) expect(row).toEqual(previousCopy.find((old) => old.key === row.key));
+            previous = rows;
+            previousCopy = structuredClone([...rows]);
+          }
+          expect(builder.update(events)).toEqual(buildTimeline(events));
+        },
+      ),
+    );
+  });
+
+  it('rebuilds when an event arrives before ones already read', () => {
+    const builder = new TimelineBuilder();
+    const later = [runAction(1, 'ls', 'confirmed', 'call_1'), runObservation(2, 1, 'a', 0)];
+    builder.update(later);
+    const all = [event(0, { source: 'user', action: 'message', args: { content: 'hi' } }), ...later];
+    expect(builder.update(all)).toEqual(buildTimeline(all));
   });
 });

@@ -80,23 +80,26 @@ function confirmationOf(args: Args): ConfirmationState {
   return state === 'awaiting_confirmation' || state === 'confirmed' || state === 'rejected' ? state : null;
 }
 
-/** Tool calls that were confirmed or rejected: their earlier "awaiting confirmation" copies are settled. */
+/** A confirmed or rejected copy of a tool call: it settles the call's earlier "awaiting confirmation" copy. */
+function settlingCall(event: V0Event): string | null {
+  const callId = toolCallId(event);
+  return callId && event.args && event.action && confirmationOf(event.args) !== 'awaiting_confirmation'
+    ? callId
+    : null;
+}
+
+/** Every call the events settle. */
 function settledCalls(events: readonly V0Event[]): Set<string> {
   const settled = new Set<string>();
   for (const event of events) {
-    const callId = toolCallId(event);
-    if (callId && event.args && confirmationOf(event.args) !== 'awaiting_confirmation' && event.action) {
-      settled.add(callId);
-    }
+    const callId = settlingCall(event);
+    if (callId) settled.add(callId);
   }
   return settled;
 }
 
-function isSettledRequest(event: V0Event, settled: Set<string>): boolean {
-  const callId = toolCallId(event);
-  return (
-    confirmationOf(event.args ?? {}) === 'awaiting_confirmation' && callId !== null && settled.has(callId)
-  );
+function isRequest(event: V0Event): boolean {
+  return confirmationOf(event.args ?? {}) === 'awaiting_confirmation';
 }
 
 function toolBase(event: V0Event, args: Args) {
@@ -158,12 +161,19 @@ function actionRow(event: V0Event): TimelineRow | null {
 const ANNOTATION =
   /^\[(The command completed with exit code -?\d+\.|Current working directory: .*|Python interpreter: .*)\]$/;
 
-/** A command's output without the trailing annotations written for the model. */
+/**
+ * A command's output without the trailing annotations written for the model. Reads back from the end, line
+ * by line, so a long output is not split into lines on every load.
+ */
 export function commandOutput(content: string): string {
-  const lines = content.split('\n');
-  while (lines.length > 0 && (ANNOTATION.test(lines.at(-1) ?? '') || lines.at(-1)?.trim() === ''))
-    lines.pop();
-  return lines.join('\n');
+  let end = content.length;
+  while (end > 0) {
+    const start = content.lastIndexOf('\n', end - 1) + 1;
+    const line = content.slice(start, end);
+    if (!ANNOTATION.test(line) && line.trim() !== '') break;
+    end = Math.max(0, start - 1);
+  }
+  return content.slice(0, end);
 }
 
 function runResult(event: V0Event) {
@@ -175,25 +185,20 @@ function runResult(event: V0Event) {
   };
 }
 
-/** Puts an observation into the row of the action it answers; false when it belongs to none. */
-function answer(row: TimelineRow | undefined, event: V0Event): boolean {
-  if (!row || (row.kind !== 'command' && row.kind !== 'edit' && row.kind !== 'read')) return false;
+type ToolRowOf = CommandRow | EditRow | ReadRow;
+
+/** What an observation adds to the row of the action it answers; null when it belongs to none. */
+function answer(row: TimelineRow | undefined, event: V0Event): Partial<ToolRowOf> | null {
+  if (!row || (row.kind !== 'command' && row.kind !== 'edit' && row.kind !== 'read')) return null;
   const content = event.content ?? '';
-  if (event.observation === 'error') {
-    row.error = content;
-  } else if (event.observation === 'user_rejected') {
-    row.rejected = true;
-  } else if (row.kind === 'command' && event.observation === 'run') {
-    Object.assign(row, runResult(event));
-  } else if (row.kind === 'edit' && event.observation === 'edit') {
-    row.output = content;
-    row.diff = typeof event.extras?.diff === 'string' ? event.extras.diff : null;
-  } else if (row.kind === 'read' && event.observation === 'read') {
-    row.output = content;
-  } else {
-    return false;
+  if (event.observation === 'error') return { error: content };
+  if (event.observation === 'user_rejected') return { rejected: true };
+  if (row.kind === 'command' && event.observation === 'run') return runResult(event);
+  if (row.kind === 'edit' && event.observation === 'edit') {
+    return { output: content, diff: typeof event.extras?.diff === 'string' ? event.extras.diff : null };
   }
-  return true;
+  if (row.kind === 'read' && event.observation === 'read') return { output: content };
+  return null;
 }
 
 function observationRow(event: V0Event): TimelineRow | null {
@@ -224,22 +229,66 @@ function observationRow(event: V0Event): TimelineRow | null {
 }
 
 /**
- * The rows a person reads: messages, commands with their output, edits with their diff, thoughts, errors,
- * and a separator where the agent paused, stopped, finished or failed. Observations are folded into
- * the row of the action they answer.
+ * The rows a person reads, kept up to date as events arrive: each update reads only the events after the
+ * ones it has seen, and rows that did not change stay the same objects. Events inserted before the end, or
+ * a call settled after its request was shown, rebuild the rows from the start.
  */
-export function buildTimeline(events: readonly V0Event[]): TimelineRow[] {
-  const rows: TimelineRow[] = [];
-  const byAction = new Map<number, TimelineRow>();
-  const byCall = new Map<string, TimelineRow>();
-  const settled = settledCalls(events);
-  let agentState: string | null = null;
+export class TimelineBuilder {
+  private events: readonly V0Event[] = [];
+  private rows: TimelineRow[] = [];
+  private snapshot: readonly TimelineRow[] = [];
+  /** Row indexes by the id of the action that opened them and by tool call. */
+  private byAction = new Map<number, number>();
+  private byCall = new Map<string, number>();
+  /** Calls with an awaiting copy shown, and calls settled so far. */
+  private requested = new Set<string>();
+  private settled = new Set<string>();
+  private agentState: string | null = null;
+  /** Rows from this index on were made by the running update and may still be changed in place. */
+  private fresh = 0;
+  /** Whether the rows differ from the snapshot last returned. */
+  private changed = false;
 
-  for (const event of events) {
+  update(events: readonly V0Event[]): readonly TimelineRow[] {
+    if (events === this.events) return this.snapshot;
+    const seen = this.events.length;
+    if (events.length < seen || (seen > 0 && events[seen - 1] !== this.events[seen - 1])) {
+      return this.rebuild(events);
+    }
+    this.fresh = this.rows.length;
+    for (let index = seen; index < events.length; index++) {
+      if (!this.add(events[index] as V0Event)) return this.rebuild(events);
+    }
+    return this.done(events);
+  }
+
+  /** Builds the rows from the start, knowing every call the events settle. */
+  private rebuild(events: readonly V0Event[]): readonly TimelineRow[] {
+    this.rows = [];
+    this.byAction = new Map();
+    this.byCall = new Map();
+    this.requested = new Set();
+    this.settled = settledCalls(events);
+    this.agentState = null;
+    this.fresh = 0;
+    this.changed = true;
+    for (const event of events) this.add(event);
+    return this.done(events);
+  }
+
+  private done(events: readonly V0Event[]): readonly TimelineRow[] {
+    this.events = events;
+    if (this.changed) this.snapshot = this.rows.slice();
+    this.changed = false;
+    return this.snapshot;
+  }
+
+  /** Adds one event; false when an earlier row must go (a call settled after its request was shown). */
+  private add(event: V0Event): boolean {
     if (event.observation === 'agent_state_changed') {
       const state = text(event.extras?.agent_state);
-      if (SEPARATOR_STATES.has(state) && state !== agentState) {
-        rows.push({
+      if (SEPARATOR_STATES.has(state) && state !== this.agentState) {
+        this.push({
           key: `e${event.id}`,
           id: event.id,
           kind: 'state',
@@ -247,28 +296,64 @@ export function buildTimeline(events: readonly V0Event[]): TimelineRow[] {
           reason: text(event.extras?.reason),
         });
       }
-      agentState = state;
-      continue;
+      this.agentState = state;
+      return true;
     }
     if (event.action) {
-      if (isSettledRequest(event, settled)) continue;
-      const row = actionRow(event);
-      if (!row) continue;
-      rows.push(row);
-      byAction.set(event.id, row);
       const callId = toolCallId(event);
-      if (callId) byCall.set(callId, row);
-      continue;
+      const settles = settlingCall(event);
+      if (settles) {
+        // Its awaiting copy is on screen: only a build that knows the settlement leaves it out.
+        if (this.requested.has(settles) && !this.settled.has(settles)) return false;
+        this.settled.add(settles);
+      }
+      if (callId && isRequest(event) && this.settled.has(callId)) return true;
+      const row = actionRow(event);
+      if (!row) return true;
+      if (callId && isRequest(event)) this.requested.add(callId);
+      this.byAction.set(event.id, this.rows.length);
+      if (callId) this.byCall.set(callId, this.rows.length);
+      this.push(row);
+      return true;
     }
     // An observation answers its `cause`; one that says why a call did not run names only the call.
     const callId = toolCallId(event);
-    const answered =
-      event.cause !== undefined ? byAction.get(event.cause) : callId ? byCall.get(callId) : undefined;
-    if (answer(answered, event)) continue;
+    const index =
+      event.cause !== undefined
+        ? this.byAction.get(event.cause)
+        : callId
+          ? this.byCall.get(callId)
+          : undefined;
+    const answered = index === undefined ? undefined : this.rows[index];
+    const changes = answer(answered, event);
+    if (index !== undefined && answered && changes) {
+      // A row the screen already shows is replaced, so its view sees the change.
+      if (index < this.fresh) {
+        this.rows[index] = { ...answered, ...changes } as TimelineRow;
+        this.changed = true;
+      } else {
+        Object.assign(answered, changes);
+      }
+      return true;
+    }
     const row = observationRow(event);
-    if (row) rows.push(row);
+    if (row) this.push(row);
+    return true;
   }
-  return rows;
+
+  private push(row: TimelineRow): void {
+    this.rows.push(row);
+    this.changed = true;
+  }
+}
+
+/**
+ * The rows a person reads: messages, commands with their output, edits with their diff, thoughts, errors,
+ * and a separator where the agent paused, stopped, finished or failed. Observations are folded into
+ * the row of the action they answer.
+ */
+export function buildTimeline(events: readonly V0Event[]): readonly TimelineRow[] {
+  return new TimelineBuilder().update(events);
 }
 
 /** The agent state the events last reported, or null before the first report. */

@@ -5,6 +5,7 @@ import { useApi } from '../api/ApiProvider';
 import { useRefreshConversations } from '../api/conversation-queries';
 import { followEvents, type FeedMode } from './event-feed';
 import { EventStore } from './event-store';
+import { FetchEventSource } from './fetch-event-source';
 
 const PAGE_LIMIT = 100;
 const EventPage = EventPageBody.extend({ events: V0Event.array() });
@@ -28,7 +29,7 @@ export function useConversationEvents(conversationId: string) {
     store.hold();
     return followEvents(
       {
-        openStream: (after) => new EventSource(api.keyedUrl(`${path}/stream`, { after: String(after) })),
+        openStream: (after) => new FetchEventSource(api.keyedUrl(`${path}/stream`, { after: String(after) })),
         fetchPage: (startId) => api.get(`${path}?start_id=${startId}&limit=${PAGE_LIMIT}`, EventPage),
         lastId: () => store.lastId,
       },

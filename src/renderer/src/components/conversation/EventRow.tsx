@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { CommandRow, EditRow, ReadRow, TimelineRow } from '../../conversation/timeline';
 import { agentStateText, riskLevel } from '../../conversation/words';
 import { DiffView } from '../DiffView';
@@ -134,8 +135,11 @@ function Read({ row }: { row: ReadRow }) {
   );
 }
 
-/** One row of the conversation: a message, a tool call with its result, a thought, an error or a separator. */
-export function EventRow({ row }: { row: TimelineRow }) {
+/**
+ * One row of the conversation: a message, a tool call with its result, a thought, an error or a separator.
+ * Rows keep their objects until they change, so scrolling and new events re-render only what changed.
+ */
+export const EventRow = memo(function EventRow({ row }: { row: TimelineRow }) {
   switch (row.kind) {
     case 'message':
       return (
@@ -184,4 +188,4 @@ export function EventRow({ row }: { row: TimelineRow }) {
         </div>
       );
   }
-}
+});

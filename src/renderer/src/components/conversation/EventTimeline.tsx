@@ -1,7 +1,7 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { V0Event } from '../../../../shared/api/events';
 import type { FeedMode } from '../../conversation/event-feed';
-import { buildTimeline, type TimelineRow } from '../../conversation/timeline';
+import { TimelineBuilder, type TimelineRow } from '../../conversation/timeline';
 import { VirtualLog } from '../VirtualLog';
 import { EventRow, estimateRowHeight, rowKey } from './EventRow';
 
@@ -11,7 +11,9 @@ function renderRow(row: TimelineRow) {
 
 /** The conversation so far, windowed, following the newest event. */
 export function EventTimeline({ events, mode }: { events: readonly V0Event[]; mode: FeedMode }) {
-  const rows = useMemo(() => buildTimeline(events), [events]);
+  // Only the events after the last update are read again.
+  const [timeline] = useState(() => new TimelineBuilder());
+  const rows = useMemo(() => timeline.update(events), [timeline, events]);
   return (
     <VirtualLog
       items={rows}
