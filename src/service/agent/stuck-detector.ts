@@ -134,8 +134,18 @@ function stepsOf(events: V0Event[]): Step[] {
 }
 
 /** The last `count` steps of one kind, oldest first, or null when there are fewer. */
+/** The last `count` steps that pass `test`, oldest first (scanned from the end: histories grow long). */
+function lastWhere(steps: Step[], test: (step: Step) => boolean, count: number): Step[] {
+  const found: Step[] = [];
+  for (let i = steps.length - 1; i >= 0 && found.length < count; i--) {
+    const step = steps[i] as Step;
+    if (test(step)) found.unshift(step);
+  }
+  return found;
+}
+
 function lastOfKind(steps: Step[], kind: Step['kind'], count: number): Step[] | null {
-  const found = steps.filter((s) => s.kind === kind).slice(-count);
+  const found = lastWhere(steps, (s) => s.kind === kind, count);
   return found.length === count ? found : null;
 }
 
@@ -167,7 +177,7 @@ function repeatedActionWithErrors(steps: Step[]): number | null {
 }
 
 function repeatedMessages(steps: Step[]): number | null {
-  const messages = steps.filter((s) => s.isMessage).slice(-3);
+  const messages = lastWhere(steps, (s) => s.isMessage, 3);
   if (messages.length < 3 || !allEqual(messages)) return null;
   const [first, , last] = messages as [Step, Step, Step];
   const between = steps.slice(steps.indexOf(first) + 1, steps.indexOf(last));
