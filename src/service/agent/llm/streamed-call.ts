@@ -47,17 +47,13 @@ function watchdog(controller: AbortController, timing: LlmTiming) {
     fire(`The LLM request took longer than ${timing.totalTimeoutMs / 1000} s.`),
     timing.totalTimeoutMs,
   );
-  let idle: NodeJS.Timeout | undefined;
-  const touch = () => {
-    clearTimeout(idle);
-    idle = setTimeout(
-      fire(`The LLM sent nothing for ${timing.idleTimeoutMs / 1000} s.`),
-      timing.idleTimeoutMs,
-    );
-  };
-  touch();
+  const idle = setTimeout(
+    fire(`The LLM sent nothing for ${timing.idleTimeoutMs / 1000} s.`),
+    timing.idleTimeoutMs,
+  );
   return {
-    touch,
+    // Re-arms the same timer: a stream sends many parts, and a new timer for each costs more.
+    touch: () => void idle.refresh(),
     stop: () => {
       clearTimeout(idle);
       clearTimeout(total);
