@@ -1,6 +1,6 @@
 /**
  * The agent loop's own cost per step: one 200-step conversation of trivial commands against a
- * dockhand/sandbox container and the scripted LLM server. Each step's wall time (from one command result
+ * dockhand/sandbox container and the scripted LLM server (in a child process). Each step's wall time (from one command result
  * to the next) minus the LLM server's time and the shell's time is the loop's overhead; a baseline in the
  * same run does the same LLM HTTP call and shell round trip without the loop. Fails above a 5 ms median.
  * Run: node --import tsx --import ./scripts/lib/raw-import.mjs bench/agent.ts
@@ -34,13 +34,14 @@ import {
   startTestContainer,
 } from '../src/service/sandbox/shell/test-sandboxes';
 import { openDatabase } from '../src/service/storage/database';
-import { startScriptedLlm, type RecordedLlmRequest } from '../test/support/scripted-llm';
 import { tempDataDir } from '../test/support/service';
 import { blankConversation } from '../test/support/conversation-records';
+import { startScriptedLlmProcess, type ChildLlmCall } from './support/scripted-llm-child';
 
 const STEPS = 200;
 const TARGET_MEDIAN_MS = 5;
 const CONVERSATION = 'bench-agent';
+const CONDENSER_MARKER = '[dockhand:condenser]';
 
 interface Interval {
   start: number;
@@ -57,7 +58,7 @@ function within(intervals: Interval[], start: number, end: number): number {
   return intervals.reduce((sum, i) => sum + Math.max(0, Math.min(end, i.end) - Math.max(start, i.start)), 0);
 }
 
-function serverIntervals(requests: RecordedLlmRequest[]): Interval[] {
+function serverIntervals(requests: ChildLlmCall[]): Interval[] {
   return requests.map((r) => ({ start: r.startedAt, end: r.endedAt ?? r.startedAt }));
 }
 
@@ -105,10 +106,8 @@ const steps = Array.from({ length: STEPS }, (_, i) => ({
     },
   ],
 }));
-const llm = await startScriptedLlm([...steps, { text: 'Done.' }], {
-  channels: [
-    { marker: '[dockhand:condenser]', step: { text: 'USER_CONTEXT: a benchmark of trivial commands.' } },
-  ],
+const llm = await startScriptedLlmProcess([...steps, { text: 'Done.' }], {
+  channels: [{ marker: CONDENSER_MARKER, step: { text: 'USER_CONTEXT: a benchmark of trivial commands.' } }],
 });
 const shellTimes: Interval[] = [];
 const shell = timedShell(new ShellSession(new DockerShellTransport(container)), shellTimes);
@@ -171,13 +170,14 @@ try {
   if (loop.state !== 'awaiting_user_input' || results.length !== STEPS) {
     throw new Error(`the loop ended ${loop.state} after ${results.length} of ${STEPS} commands`);
   }
-  const servers = serverIntervals(llm.calls);
+  const loopCalls = await llm.calls([CONDENSER_MARKER]);
+  const servers = serverIntervals(loopCalls);
   const loopOverheads = results.slice(1).map((end, i) => {
     const start = results[i] as number;
     return end - start - within(servers, start, end) - within(shellTimes, start, end);
   });
   // Where the overhead goes: before the model call, between its reply and the command, after the command.
-  const agentCalls = llm.calls.filter((c) => !c.rawBody.includes('[dockhand:condenser]'));
+  const agentCalls = loopCalls.filter((c) => c.markers.length === 0);
   const phases = results.slice(1).flatMap((end, i) => {
     const start = results[i] as number;
     const call = agentCalls.filter((c) => c.startedAt > start && c.startedAt < end).at(-1);
@@ -185,13 +185,14 @@ try {
     if (!call?.endedAt || !command) return [];
     return [[call.startedAt - start, command.start - call.endedAt, end - command.end]];
   });
-  const condensations = llm.calls.filter((c) => c.rawBody.includes('[dockhand:condenser]')).length;
+  const condensations = loopCalls.length - agentCalls.length;
 
   // Baseline: the same model call over HTTP and the same shell round trip, without the loop.
-  llm.push(...steps);
+  await llm.push(...steps);
   const baselineShell: Interval[] = [];
   const baselineOverheads: number[] = [];
-  const before = llm.calls.length;
+  const before = loopCalls.length;
+  const baselineSteps: Interval[] = [];
   const baselineCpu = process.cpuUsage();
   for (let i = 0; i < STEPS; i++) {
     const start = performance.now();
@@ -205,10 +206,14 @@ try {
     await shell.execute({ command: i % 2 ? `echo ${i}` : 'true' });
     const end = performance.now();
     baselineShell.push({ start: shellStart, end });
-    const server = serverIntervals(llm.calls.slice(before + i, before + i + 1));
-    baselineOverheads.push(end - start - within(server, start, end) - within(baselineShell, start, end));
+    baselineSteps.push({ start, end });
   }
   const baselineCpuMs = cpuMs(process.cpuUsage(baselineCpu));
+  const baselineCalls = (await llm.calls()).slice(before);
+  baselineSteps.forEach(({ start, end }, i) => {
+    const server = serverIntervals(baselineCalls.slice(i, i + 1));
+    baselineOverheads.push(end - start - within(server, start, end) - within(baselineShell, start, end));
+  });
 
   console.log(
     `${STEPS} steps in ${(total / 1000).toFixed(2)} s (${condensations} condensations); overhead = step wall time - LLM server time - shell time`,
@@ -219,7 +224,7 @@ try {
     `loop overhead / baseline overhead: median ${(agent.median / raw.median).toFixed(1)}x, p95 ${(agent.p95 / raw.p95).toFixed(1)}x`,
   );
   console.log(
-    `process CPU per step (loop, LLM server and shell parsing together): agent loop ${(loopCpuMs / STEPS).toFixed(2)} ms, baseline ${(baselineCpuMs / STEPS).toFixed(2)} ms`,
+    `process CPU per step (loop and shell parsing; the LLM server has its own process): agent loop ${(loopCpuMs / STEPS).toFixed(2)} ms, baseline ${(baselineCpuMs / STEPS).toFixed(2)} ms`,
   );
   const phase = (n: number) =>
     percentile(

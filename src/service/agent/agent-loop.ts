@@ -16,7 +16,7 @@ import { interruptedActions, RESTART_INTERRUPTED } from './interrupted-actions';
 import { LlmError } from './llm/llm-errors';
 import type { LlmClient, LlmResponse, LlmRetryInfo } from './llm/llm-types';
 import { buildMessages } from './message-builder';
-import { condensedView } from './condenser/condensed-view';
+import { GrowingCondensedView } from './condenser/condensed-view';
 import { Condenser } from './condenser/condenser';
 import { maskOldOutputs } from './condenser/observation-masking';
 import { CONTEXT_OVERFLOW_ERROR, OverflowStreak } from './condenser/overflow-streak';
@@ -128,6 +128,7 @@ export class AgentLoop {
   private budgetWarned = false;
   private replay: ReplayProgress | null = null;
   private readonly seen: V0Event[] = [];
+  private readonly view = new GrowingCondensedView();
 
   constructor(private readonly deps: AgentLoopDeps) {
     this.iterationLimit = deps.config.maxIterations;
@@ -375,7 +376,7 @@ export class AgentLoop {
     this.abort = new AbortController();
     let response: LlmResponse;
     try {
-      const view = condensedView(history);
+      const view = this.view.of(history);
       const messages = buildMessages(maskOldOutputs(view), this.deps.llm.route.model);
       const tools = this.deps.tools.definitions();
       const system = this.deps.config.systemPrompt;

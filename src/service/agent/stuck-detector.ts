@@ -90,39 +90,62 @@ function eventsInScope(events: V0Event[]): V0Event[] {
  * The actions and observations in order. A call answered without running (an unknown tool, invalid
  * arguments) has no action event: its observation stands for the call as well, so repeating it is seen.
  */
-function stepsOf(events: V0Event[]): Step[] {
-  const steps: Step[] = [];
-  for (const event of events) {
-    if (isCondensation(event)) continue;
-    if (event.action !== undefined) {
-      steps.push({
+function eventSteps(event: V0Event): Step[] {
+  if (isCondensation(event)) return [];
+  if (event.action !== undefined) {
+    return [
+      {
         kind: 'action',
         id: event.id,
         key: actionKey(event),
         isError: false,
         isMessage: event.action === 'message',
-      });
-      continue;
-    }
-    const call = event.tool_call_metadata as { function_name?: unknown; arguments?: unknown } | undefined;
-    if (call && event.cause === undefined) {
-      const key = canonical(['call', call.function_name, call.arguments]);
-      steps.push({ kind: 'action', id: event.id, key, isError: false, isMessage: false });
-    }
-    steps.push({
-      kind: 'observation',
-      id: event.id,
-      key: observationKey(event),
-      isError: event.observation === 'error',
-      isMessage: false,
-    });
+      },
+    ];
   }
+  const steps: Step[] = [];
+  const call = event.tool_call_metadata as { function_name?: unknown; arguments?: unknown } | undefined;
+  if (call && event.cause === undefined) {
+    const key = canonical(['call', call.function_name, call.arguments]);
+    steps.push({ kind: 'action', id: event.id, key, isError: false, isMessage: false });
+  }
+  steps.push({
+    kind: 'observation',
+    id: event.id,
+    key: observationKey(event),
+    isError: event.observation === 'error',
+    isMessage: false,
+  });
   return steps;
 }
 
+/** The steps of each event, worked out once: the loop passes the same (immutable) event objects each step. */
+const stepsByEvent = new WeakMap<V0Event, Step[]>();
+
+function stepsOf(events: V0Event[]): Step[] {
+  return events.flatMap((event) => {
+    let steps = stepsByEvent.get(event);
+    if (!steps) {
+      steps = eventSteps(event);
+      stepsByEvent.set(event, steps);
+    }
+    return steps;
+  });
+}
+
 /** The last `count` steps of one kind, oldest first, or null when there are fewer. */
+/** The last `count` steps that pass `test`, oldest first (scanned from the end: histories grow long). */
+function lastWhere(steps: Step[], test: (step: Step) => boolean, count: number): Step[] {
+  const found: Step[] = [];
+  for (let i = steps.length - 1; i >= 0 && found.length < count; i--) {
+    const step = steps[i] as Step;
+    if (test(step)) found.unshift(step);
+  }
+  return found;
+}
+
 function lastOfKind(steps: Step[], kind: Step['kind'], count: number): Step[] | null {
-  const found = steps.filter((s) => s.kind === kind).slice(-count);
+  const found = lastWhere(steps, (s) => s.kind === kind, count);
   return found.length === count ? found : null;
 }
 
@@ -154,7 +177,7 @@ function repeatedActionWithErrors(steps: Step[]): number | null {
 }
 
 function repeatedMessages(steps: Step[]): number | null {
-  const messages = steps.filter((s) => s.isMessage).slice(-3);
+  const messages = lastWhere(steps, (s) => s.isMessage, 3);
   if (messages.length < 3 || !allEqual(messages)) return null;
   const [first, , last] = messages as [Step, Step, Step];
   const between = steps.slice(steps.indexOf(first) + 1, steps.indexOf(last));

@@ -34,8 +34,9 @@ export interface StoredEventJson {
 export class EventLog {
   private readonly live = new EventEmitter();
   private readonly nextIds = new Map<string, number>();
-  /** Prepared once: an agent step appends several events. */
+  /** Prepared once: an agent step appends several events and reads the new ones back. */
   private readonly insert;
+  private readonly selectAfter;
 
   constructor(
     private readonly db: Db,
@@ -43,6 +44,9 @@ export class EventLog {
   ) {
     this.live.setMaxListeners(0);
     this.insert = db.prepare('INSERT INTO events (conversation_id, id, timestamp, data) VALUES (?, ?, ?, ?)');
+    this.selectAfter = db.prepare(
+      'SELECT data FROM events WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?',
+    );
   }
 
   /** Masks, numbers, stores and then publishes an event; returns it as stored. */
@@ -70,9 +74,7 @@ export class EventLog {
 
   /** Events with `id > afterId`, oldest first. */
   after(conversationId: string, afterId: number, limit = -1): V0Event[] {
-    const rows = this.db
-      .prepare('SELECT data FROM events WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?')
-      .all(conversationId, afterId, limit) as { data: string }[];
+    const rows = this.selectAfter.all(conversationId, afterId, limit) as { data: string }[];
     return rows.map((r) => JSON.parse(r.data) as V0Event);
   }
 

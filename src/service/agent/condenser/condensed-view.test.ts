@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentStateChanged, errorObservation, userMessage } from '../agent-events';
 import { buildMessages } from '../message-builder';
 import { condensationAction } from './condensation-event';
-import { condensedView, splitSummary } from './condensed-view';
+import { condensedView, GrowingCondensedView, splitSummary } from './condensed-view';
 import { bashCall, bashCalls, memoryLog, startConversation } from './test-conversation';
 
 const ids = (events: { id: number }[]) => events.map((e) => e.id);
@@ -120,5 +120,33 @@ describe('condensedView', () => {
     const messages = buildMessages(view);
     expect(JSON.stringify(messages)).not.toContain('a b');
     expect(JSON.stringify(messages)).not.toContain('uid=1000');
+  });
+});
+
+describe('GrowingCondensedView', () => {
+  it('gives what condensedView gives after every event of a growing conversation', () => {
+    const log = memoryLog();
+    const growing = new GrowingCondensedView();
+    const check = () => expect(growing.of(log.events)).toEqual(condensedView(log.events));
+    startConversation(log.append);
+    check();
+    for (let i = 0; i < 12; i++) {
+      bashCall(log.append, `echo ${i}`, `${i}`, { responseId: `r${i}`, callId: `c${i}` });
+      check();
+      log.append(agentStateChanged('running'));
+      check();
+      if (i === 4) {
+        condense(log, ids(splitSummary(condensedView(log.events)).history).slice(2, 6), 'first summary');
+        check();
+      }
+      if (i === 8) {
+        condense(log, ids(splitSummary(condensedView(log.events)).history).slice(1, 3), null);
+        check();
+        log.append(errorObservation('a call that did not run'));
+        check();
+      }
+    }
+    log.append(userMessage('Go on.'));
+    check();
   });
 });

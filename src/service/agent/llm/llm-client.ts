@@ -43,7 +43,7 @@ function retryInfo(error: LlmError, attempt: number, retryInS: number, maxRetrie
 
 /**
  * Builds the client for a model string (see `resolveModelRoute`; throws `ModelRoutingError` when the
- * provider cannot be told). Each `complete` streams one reply with `streamText`, retries rate limits
+ * provider cannot be told). Each `complete` streams one reply through the AI SDK, retries rate limits
  * and transient failures per spec §2.5, and throws a classified `LlmError` otherwise.
  */
 export function createLlmClient(config: LlmClientConfig): LlmClient {

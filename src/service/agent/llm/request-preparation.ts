@@ -3,7 +3,7 @@ import type { LlmRequest, LlmToolDefinition, ToolCallFormat } from './llm-types'
 import type { ModelRoute } from './model-routing';
 import { TEXT_FORMAT_STOP, textToolInstructions, toTextFormatMessages } from './text-tool-format';
 
-/** A request in the shape `streamText` takes, for one route and tool format. */
+/** A request in the shape the AI SDK's call takes, for one route and tool format. */
 export interface PreparedCall {
   instructions: SystemModelMessage;
   messages: ModelMessage[];

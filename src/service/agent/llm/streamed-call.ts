@@ -1,9 +1,10 @@
 import {
+  createIdGenerator,
+  experimental_streamLanguageModelCall as streamLanguageModelCall,
   jsonSchema,
-  streamText,
   type LanguageModel,
+  type LanguageModelStreamPart,
   type LanguageModelUsage,
-  type TextStreamPart,
   type ToolSet,
 } from 'ai';
 import { LlmTimeout } from './llm-errors';
@@ -46,17 +47,13 @@ function watchdog(controller: AbortController, timing: LlmTiming) {
     fire(`The LLM request took longer than ${timing.totalTimeoutMs / 1000} s.`),
     timing.totalTimeoutMs,
   );
-  let idle: NodeJS.Timeout | undefined;
-  const touch = () => {
-    clearTimeout(idle);
-    idle = setTimeout(
-      fire(`The LLM sent nothing for ${timing.idleTimeoutMs / 1000} s.`),
-      timing.idleTimeoutMs,
-    );
-  };
-  touch();
+  const idle = setTimeout(
+    fire(`The LLM sent nothing for ${timing.idleTimeoutMs / 1000} s.`),
+    timing.idleTimeoutMs,
+  );
   return {
-    touch,
+    // Re-arms the same timer: a stream sends many parts, and a new timer for each costs more.
+    touch: () => void idle.refresh(),
     stop: () => {
       clearTimeout(idle);
       clearTimeout(total);
@@ -78,13 +75,18 @@ function toolSetFor(definitions: LlmToolDefinition[]): ToolSet {
   return tools;
 }
 
-type StreamPart = TextStreamPart<ToolSet>;
-type FinishStepPart = Extract<StreamPart, { type: 'finish-step' }>;
+type StreamPart = LanguageModelStreamPart<ToolSet>;
+type FinishPart = Extract<StreamPart, { type: 'model-call-end' }>;
+
+/** The id of a reply whose provider sent none, in the form `streamText` gives it. */
+const replyId = createIdGenerator({ prefix: 'aitxt', size: 24 });
 
 /** Gathers the parts of a streamed reply: text, tool calls with their raw arguments, the finish. */
 class ReplyCollector {
   text = '';
-  finish: FinishStepPart | undefined;
+  finish: FinishPart | undefined;
+  responseId: string | undefined;
+  modelId: string | undefined;
   private readonly rawArgs = new Map<string, string>();
   private readonly calls: { id: string; name: string; input: unknown }[] = [];
 
@@ -100,7 +102,11 @@ class ReplyCollector {
       case 'tool-call':
         this.calls.push({ id: part.toolCallId, name: part.toolName, input: part.input });
         break;
-      case 'finish-step':
+      case 'model-call-response-metadata':
+        this.responseId = part.id ?? this.responseId;
+        this.modelId = part.modelId ?? this.modelId;
+        break;
+      case 'model-call-end':
         this.finish = part;
         break;
       case 'error':
@@ -117,7 +123,11 @@ class ReplyCollector {
   }
 }
 
-/** One streamed call, no retries. Throws what the provider or the watchdog raised, unclassified. */
+/**
+ * One streamed call, no retries. Throws what the provider or the watchdog raised, unclassified. It uses the
+ * SDK's single-call layer (`streamText` runs the same one inside its multi-step machinery, which costs a
+ * few milliseconds of CPU per call that the agent, making one step per call, does not need).
+ */
 export async function streamedCall(
   model: LanguageModel,
   call: PreparedCall,
@@ -132,8 +142,9 @@ export async function streamedCall(
   const timer = watchdog(controller, timing);
   const started = performance.now();
   const reply = new ReplyCollector();
+  let headers: Record<string, string> | undefined;
   try {
-    const result = streamText({
+    const result = await streamLanguageModelCall({
       model,
       instructions: call.instructions,
       messages: call.messages,
@@ -141,11 +152,9 @@ export async function streamedCall(
       temperature,
       stopSequences: call.stopSequences,
       maxOutputTokens: call.maxOutputTokens,
-      maxRetries: 0,
       abortSignal: controller.signal,
-      // Errors arrive as stream parts and are thrown by the collector; the default handler would log them.
-      onError: () => undefined,
     });
+    headers = result.response?.headers;
     for await (const part of result.stream) {
       timer.touch();
       reply.add(part);
@@ -165,9 +174,9 @@ export async function streamedCall(
       : { text, toolCalls: reply.toolCalls() }),
     finishReason: finish?.finishReason ?? 'unknown',
     usage: finish?.usage,
-    responseId: finish?.response.id ?? '',
-    modelId: finish?.response.modelId ?? '',
-    headers: finish?.response.headers,
+    responseId: finish ? (reply.responseId ?? replyId()) : '',
+    modelId: reply.modelId ?? '',
+    headers: finish ? headers : undefined,
     latencyMs: performance.now() - started,
   };
 }
