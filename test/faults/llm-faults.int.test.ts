@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerSkipReason, instanceId, removeLabelled, startSandboxService } from '../sandbox/support';
+import { closeSandboxService, dockerSkipReason, startSandboxService } from '../sandbox/support';
 import { openSseStream, type SseStream } from '../support/event-clients';
 import type { TestService } from '../support/service';
 import { faults, startScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../support/scripted-llm';
@@ -88,9 +88,7 @@ describe.skipIf(skip !== null)('LLM faults through POST /api/conversations', () 
       else process.env[name] = value;
     }
     stream?.close();
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
+    await closeSandboxService(service);
     await llm?.close();
   });
 

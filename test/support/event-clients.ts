@@ -108,3 +108,17 @@ export function openEventSocket(
     ids: () => received.filter((e) => typeof e.id === 'number').map((e) => e.id as number),
   };
 }
+
+/** The `status_update` messages of a conversation as they arrive, from once the socket has connected. */
+export async function followStatusMessages(
+  service: TestService,
+  conversationId: string,
+): Promise<{ messages(): string[]; close(): void }> {
+  const { socket, received } = openEventSocket(service, conversationId);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  return {
+    messages: () =>
+      received.flatMap((e) => (e.status_update && typeof e.message === 'string' ? [e.message] : [])),
+    close: () => socket.close(),
+  };
+}
