@@ -1,10 +1,7 @@
 import type { Branch, Repository } from '../../../../shared/api/git';
 import { useBranchPages, useBranchSearch } from '../../api/git-queries';
-import { useDebouncedValue } from '../../useDebouncedValue';
 import { Combobox, type ComboboxOption } from '../Combobox';
-import { searchResults } from './search-results';
-
-const SEARCH_DELAY_MS = 250;
+import { searchResults, useSearchText } from './search-results';
 
 interface BranchPickerProps {
   repository: Repository;
@@ -22,21 +19,15 @@ function branchOption(branch: Branch, defaultBranch: string | null): ComboboxOpt
 
 /** The branch to clone; the repository's default branch until another is chosen. */
 export function BranchPicker({ repository, selected, onSelect, query, onQueryChange }: BranchPickerProps) {
-  const typed = query.trim();
-  const search = useDebouncedValue(typed, SEARCH_DELAY_MS);
+  const text = useSearchText(query);
   const pages = useBranchPages(repository.full_name);
-  const found = useBranchSearch(repository.full_name, repository.git_provider, search);
-  const listed = pages.data?.pages.flatMap((page) => page.branches) ?? [];
+  const found = useBranchSearch(repository.full_name, repository.git_provider, text.search);
   const {
     items: branches,
     status,
     loadMore,
-  } = searchResults({
-    typed,
-    search,
-    listed,
-    pages,
-    found,
+  } = searchResults(text, pages, found, {
+    listed: pages.data?.pages.flatMap((page) => page.branches) ?? [],
     nameOf: (branch) => branch.name,
     noun: { one: 'branch', many: 'branches' },
     emptyList: 'This repository has no branches yet.',

@@ -1,11 +1,9 @@
 import type { Repository } from '../../../../shared/api/git';
 import type { GitProvider } from '../../../../shared/api/settings';
 import { useRepositoryPages, useRepositorySearch } from '../../api/git-queries';
-import { useDebouncedValue } from '../../useDebouncedValue';
 import { Combobox, type ComboboxOption } from '../Combobox';
-import { searchResults } from './search-results';
+import { searchResults, useSearchText } from './search-results';
 
-const SEARCH_DELAY_MS = 250;
 export const NO_REPOSITORY_LABEL = 'No repository';
 
 export const PROVIDER_LABELS: Record<GitProvider, string> = {
@@ -45,28 +43,24 @@ export function RepositoryPicker({
   query,
   onQueryChange,
 }: RepositoryPickerProps) {
-  const typed = query.trim();
-  const search = useDebouncedValue(typed, SEARCH_DELAY_MS);
+  const text = useSearchText(query);
   const pages = useRepositoryPages(provider);
-  const found = useRepositorySearch(provider, search);
-  const listed = pages.data?.pages.flat() ?? [];
+  const found = useRepositorySearch(provider, text.search);
   const {
     items: repositories,
     status,
     loadMore,
-  } = searchResults({
-    typed,
-    search,
-    listed,
-    pages,
-    found,
+  } = searchResults(text, pages, found, {
+    listed: pages.data?.pages.flat() ?? [],
     nameOf: (repository) => repository.full_name,
     noun: { one: 'repository', many: 'repositories' },
     emptyList: 'No repositories on this account yet.',
   });
 
   const options: ComboboxOption<Repository | null>[] = [
-    ...(typed ? [] : [{ key: 'none', value: null, label: NO_REPOSITORY_LABEL, detail: 'empty workspace' }]),
+    ...(text.typed
+      ? []
+      : [{ key: 'none', value: null, label: NO_REPOSITORY_LABEL, detail: 'empty workspace' }]),
     ...repositories.map(repositoryOption),
   ];
 

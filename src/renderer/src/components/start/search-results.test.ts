@@ -9,47 +9,44 @@ const pages = {
   fetchNextPage: () => 0,
 };
 const noAnswer = { data: undefined, isPlaceholderData: false, error: null };
-const base = {
+const branches = {
   listed: ['main', 'fix-add', 'release'],
-  pages,
-  found: noAnswer,
   nameOf: (name: string) => name,
   noun: { one: 'branch', many: 'branches' },
   emptyList: 'No branches yet.',
 };
+const nothingTyped = { typed: '', search: '' };
 
 describe('searchResults', () => {
   it('offers the loaded list and the next page while nothing is typed', () => {
-    const results = searchResults({ ...base, typed: '', search: '' });
+    const results = searchResults(nothingTyped, pages, noAnswer, branches);
     expect(results.items).toEqual(['main', 'fix-add', 'release']);
     expect(results.status).toBeNull();
     expect(results.loadMore).toMatchObject({ loadMoreLabel: 'Load more branches' });
   });
 
   it('lets the loaded matches stand in until the provider answers the search, then shows its answer', () => {
-    const waiting = searchResults({ ...base, typed: 'ADD', search: '' });
+    const waiting = searchResults({ typed: 'ADD', search: '' }, pages, noAnswer, branches);
     expect(waiting.items).toEqual(['fix-add']);
     expect(waiting.status).toBe('Searching for “ADD”…');
     expect(waiting.loadMore).toEqual({});
-    const answered = searchResults({
-      ...base,
-      typed: 'ADD',
-      search: 'ADD',
-      found: { ...noAnswer, data: ['add-tests'] },
-    });
+    const answer = { ...noAnswer, data: ['add-tests'] };
+    const answered = searchResults({ typed: 'ADD', search: 'ADD' }, pages, answer, branches);
     expect(answered.items).toEqual(['add-tests']);
     expect(answered.status).toBeNull();
   });
 
   it('names a failure, an empty search and an empty list in words', () => {
     const failed = { ...pages, error: new Error('offline') };
-    expect(searchResults({ ...base, typed: '', search: '', pages: failed }).status).toBe(
+    expect(searchResults(nothingTyped, failed, noAnswer, branches).status).toBe(
       'Branches could not be loaded: offline',
     );
-    const nothing = { ...noAnswer, data: [] };
-    expect(searchResults({ ...base, typed: 'x', search: 'x', found: nothing }).status).toBe(
+    const none = { ...noAnswer, data: [] };
+    expect(searchResults({ typed: 'x', search: 'x' }, pages, none, branches).status).toBe(
       'No branch matches “x”.',
     );
-    expect(searchResults({ ...base, listed: [], typed: '', search: '' }).status).toBe('No branches yet.');
+    expect(searchResults(nothingTyped, pages, noAnswer, { ...branches, listed: [] }).status).toBe(
+      'No branches yet.',
+    );
   });
 });

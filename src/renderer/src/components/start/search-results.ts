@@ -1,3 +1,18 @@
+import { useDebouncedValue } from '../../useDebouncedValue';
+
+const SEARCH_DELAY_MS = 250;
+
+/** The text typed in a picker, trimmed, and the value last searched for, once typing pauses. */
+export interface SearchText {
+  typed: string;
+  search: string;
+}
+
+export function useSearchText(query: string): SearchText {
+  const typed = query.trim();
+  return { typed, search: useDebouncedValue(typed, SEARCH_DELAY_MS) };
+}
+
 /** What a picker needs of the paged list it loads first. */
 interface ListedPages {
   error: Error | null;
@@ -14,13 +29,9 @@ interface SearchAnswer<T> {
   error: Error | null;
 }
 
-interface SearchResultsInput<T> {
-  /** The trimmed text typed, and the debounced value last searched for. */
-  typed: string;
-  search: string;
+interface ListedItems<T> {
+  /** The items of the pages loaded so far. */
   listed: T[];
-  pages: ListedPages;
-  found: SearchAnswer<T>;
   nameOf: (item: T) => string;
   /** e.g. `branch` and `branches`. */
   noun: { one: string; many: string };
@@ -40,8 +51,12 @@ export interface SearchResults<T> {
  * The items a picker offers: the loaded list, or once typed, the provider's search results, with the
  * loaded items that match standing in until the provider answers the search.
  */
-export function searchResults<T>(input: SearchResultsInput<T>): SearchResults<T> {
-  const { typed, search, listed, pages, found, nameOf, noun, emptyList } = input;
+export function searchResults<T>(
+  { typed, search }: SearchText,
+  pages: ListedPages,
+  found: SearchAnswer<T>,
+  { listed, nameOf, noun, emptyList }: ListedItems<T>,
+): SearchResults<T> {
   const answered = found.data !== undefined && !found.isPlaceholderData && search === typed;
   const items = !typed
     ? listed
