@@ -15,6 +15,7 @@ import {
   dockerSkipReason,
   startSandboxService,
   TEST_IMAGE,
+  untilConversation,
   useScriptedModel,
 } from '../sandbox/support';
 import { bundleEchoServer } from './fixtures/bundle';
@@ -100,13 +101,8 @@ describe.skipIf(skip !== null)(
       expect(created.status).toBe(200);
       const id = (created.json as { conversation_id: string }).conversation_id;
       const statuses = await followStatusMessages(service, id);
-      const sandboxId = await until(
-        async () =>
-          ((await service.api('GET', `/api/conversations/${id}`)).json as { sandbox_id: string | null })
-            .sandbox_id,
-        (value) => value !== null,
-        'the sandbox',
-      );
+      const sandboxId = (await untilConversation(service, id, (c) => c.sandbox_id !== null, 'the sandbox'))
+        .sandbox_id as string;
       const name = `dockhand-${sandboxId}`;
       await until(
         async () =>
@@ -123,11 +119,10 @@ describe.skipIf(skip !== null)(
       expect((await runInContainer(container, ['sh', '-c', 'command -v node'])).exitCode).not.toBe(0);
       await deliverFixture(name, bundle);
 
-      await until(
-        async () =>
-          ((await service.api('GET', `/api/conversations/${id}`)).json as { agent_state: string | null })
-            .agent_state,
-        (state) => state === 'awaiting_user_input',
+      await untilConversation(
+        service,
+        id,
+        (c) => c.agent_state === 'awaiting_user_input',
         'the final answer',
       );
       statuses.close();

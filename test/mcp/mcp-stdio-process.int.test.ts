@@ -7,7 +7,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { followStatusMessages } from '../support/event-clients';
 import { until } from '../support/until';
-import { startSandboxService, useScriptedModel } from '../sandbox/support';
+import { startSandboxService, untilConversation, useScriptedModel } from '../sandbox/support';
 import { bundleEchoServer } from './fixtures/bundle';
 import { PIXEL_BASE64 } from './fixtures/image-events';
 
@@ -70,13 +70,7 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
     expect(created.status).toBe(200);
     const id = (created.json as { conversation_id: string }).conversation_id;
     const statuses = await followStatusMessages(service, id);
-    await until(
-      async () =>
-        ((await service.api('GET', `/api/conversations/${id}`)).json as { agent_state: string | null })
-          .agent_state,
-      (state) => state === 'awaiting_user_input',
-      'the final answer',
-    );
+    await untilConversation(service, id, (c) => c.agent_state === 'awaiting_user_input', 'the final answer');
     statuses.close();
 
     const { sandbox_id: sandboxId } = (await service.api('GET', `/api/conversations/${id}`)).json as {

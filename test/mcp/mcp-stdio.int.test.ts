@@ -12,6 +12,7 @@ import {
   dockerSkipReason,
   startSandboxService,
   TEST_IMAGE,
+  untilConversation,
   useScriptedModel,
 } from '../sandbox/support';
 import { bundleEchoServer } from './fixtures/bundle';
@@ -73,13 +74,8 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
     expect(created.status).toBe(200);
     const id = (created.json as { conversation_id: string }).conversation_id;
     const statuses = await followStatusMessages(service, id);
-    const sandboxId = await until(
-      async () =>
-        ((await service.api('GET', `/api/conversations/${id}`)).json as { sandbox_id: string | null })
-          .sandbox_id,
-      (value) => value !== null,
-      'the sandbox',
-    );
+    const sandboxId = (await untilConversation(service, id, (c) => c.sandbox_id !== null, 'the sandbox'))
+      .sandbox_id as string;
     await until(
       async () =>
         (

@@ -6,6 +6,7 @@ import type { V0Event } from '../../src/shared/api/events';
 import type { SandboxInfo, SandboxStatus } from '../../src/shared/api/sandboxes';
 import type { ScriptedLlm } from '../support/scripted-llm';
 import { startTestService, type TestService } from '../support/service';
+import { until } from '../support/until';
 
 /** The offline sandbox image the tests run (scripts/sandbox-image.sh builds it). */
 export const TEST_IMAGE = process.env.DOCKHAND_SANDBOX_IMAGE || 'dockhand/sandbox:1.0.0';
@@ -103,6 +104,16 @@ export async function conversationEvents(service: TestService, id: string): Prom
 /** A conversation as `GET /api/conversations/{id}` answers it. */
 export async function conversationInfo(service: TestService, id: string): Promise<Record<string, unknown>> {
   return (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>;
+}
+
+/** Polls the conversation until `done` holds for it, and returns it. */
+export function untilConversation(
+  service: TestService,
+  id: string,
+  done: (conversation: Record<string, unknown>) => boolean,
+  what: string,
+): Promise<Record<string, unknown>> {
+  return until(() => conversationInfo(service, id), done, what);
 }
 
 export async function containerState(sandboxId: string): Promise<string | null> {
