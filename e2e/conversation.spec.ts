@@ -1,8 +1,7 @@
 import type { Page } from '@playwright/test';
-import { ConversationList } from '../src/shared/api/conversations';
 import { startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm';
 import { startService, type DockhandService } from './support/dockhand-service';
-import { SANDBOX_ENV, sandboxSkipReason } from './support/sandbox-docker';
+import { deleteConversations, SANDBOX_ENV, sandboxSkipReason } from './support/sandbox-docker';
 import { ScriptedAgent } from './support/scripted-agent';
 import { screenshot } from './support/screenshots';
 import { expect, test } from './support/test';
@@ -57,12 +56,8 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  // DELETE removes each conversation's sandbox: no container outlives the run.
   if (service) {
-    const listed = ConversationList.parse((await service.api('GET', '/api/conversations?limit=100')).body);
-    for (const conversation of listed.results) {
-      await service.api('DELETE', `/api/conversations/${conversation.conversation_id}`);
-    }
+    await deleteConversations(service);
     await service.stop();
   }
   await llm?.close();

@@ -1,10 +1,9 @@
 import { deflateSync } from 'node:zlib';
-import { ConversationList } from '../src/shared/api/conversations';
 import { startFakeProviderApis, type FakeProviderApis } from '../test/support/fake-provider-apis';
 import { startGitHttpServer, type GitHttpServer } from '../test/support/git-http-server';
 import { faults, startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm';
 import { startService, type DockhandService } from './support/dockhand-service';
-import { SANDBOX_IMAGE, sandboxSkipReason } from './support/sandbox-docker';
+import { deleteConversations, HOST_NETWORK_SANDBOX_ENV, sandboxSkipReason } from './support/sandbox-docker';
 import { ScriptedAgent } from './support/scripted-agent';
 import { screenshot } from './support/screenshots';
 import { expect, test } from './support/test';
@@ -122,17 +121,13 @@ test.beforeAll(async () => {
   service = await startService({
     secrets: 'file',
     providerApi: apis.host,
-    env: { DOCKHAND_SANDBOX_IMAGE: SANDBOX_IMAGE, DOCKHAND_SANDBOX_NETWORK: 'host' },
+    env: HOST_NETWORK_SANDBOX_ENV,
   });
 });
 
 test.afterAll(async () => {
-  // DELETE removes each conversation's sandbox: no container outlives the run.
   if (service) {
-    const listed = ConversationList.parse((await service.api('GET', '/api/conversations?limit=100')).body);
-    for (const conversation of listed.results) {
-      await service.api('DELETE', `/api/conversations/${conversation.conversation_id}`);
-    }
+    await deleteConversations(service);
     await service.stop();
   }
   await Promise.all([llm?.close(), git?.close(), apis?.close()]);

@@ -1,10 +1,8 @@
 import type { Page } from '@playwright/test';
-import { ConversationList } from '../src/shared/api/conversations';
-import { startFakeGitProviders, type FakeGitProviders } from '../test/support/fake-git-providers';
-import { startGitHttpServer, type GitHttpServer } from '../test/support/git-http-server';
+import { startGitHubRepositories, type GitHubRepositories } from '../test/support/github-repositories';
 import { startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm';
 import { startService, type DockhandService } from './support/dockhand-service';
-import { SANDBOX_IMAGE, sandboxSkipReason } from './support/sandbox-docker';
+import { deleteConversations, HOST_NETWORK_SANDBOX_ENV, sandboxSkipReason } from './support/sandbox-docker';
 import { ScriptedAgent } from './support/scripted-agent';
 import { screenshot } from './support/screenshots';
 import { expect, test } from './support/test';
@@ -16,8 +14,7 @@ const RISKY = 'sudo rm -rf /opt/old-build && python3 test_app.py';
 const AGENT_WAIT = { timeout: 60_000 };
 
 let skipReason: string | null = null;
-let git: GitHttpServer | undefined;
-let providers: FakeGitProviders | undefined;
+let repositories: GitHubRepositories | undefined;
 let llm: ScriptedLlm | undefined;
 let service: DockhandService | undefined;
 
@@ -27,36 +24,24 @@ test.beforeAll(async () => {
     console.warn(`Skipping the repository flow: ${skipReason}`);
     return;
   }
-  git = await startGitHttpServer({
-    token: TOKEN,
-    repositories: [
-      { name: 'acme/app', private: true, branches: { main: { 'app.py': BROKEN, 'test_app.py': TESTS } } },
-    ],
-  });
-  providers = await startFakeGitProviders({ github: TOKEN }, [
-    { provider: 'github', path: 'acme/app', private: true },
+  repositories = await startGitHubRepositories(TOKEN, [
+    { name: 'acme/app', private: true, branches: { main: { 'app.py': BROKEN, 'test_app.py': TESTS } } },
   ]);
   llm = await startScriptedLlm();
   service = await startService({
     secrets: 'file',
-    providerApi: providers.host,
+    providerApi: repositories.providers.host,
     // The sandbox shares the host's network to reach the git server on 127.0.0.1.
-    env: {
-      DOCKHAND_SANDBOX_IMAGE: SANDBOX_IMAGE,
-      DOCKHAND_SANDBOX_NETWORK: 'host',
-    },
+    env: HOST_NETWORK_SANDBOX_ENV,
   });
 });
 
 test.afterAll(async () => {
   if (service) {
-    const listed = ConversationList.parse((await service.api('GET', '/api/conversations?limit=100')).body);
-    for (const conversation of listed.results) {
-      await service.api('DELETE', `/api/conversations/${conversation.conversation_id}`);
-    }
+    await deleteConversations(service);
     await service.stop();
   }
-  await Promise.all([llm?.close(), providers?.close(), git?.close()]);
+  await Promise.all([llm?.close(), repositories?.close()]);
 });
 
 async function configureModel(page: Page, baseUrl: string): Promise<void> {
@@ -75,7 +60,7 @@ test('configure, start on a repository, confirm a risky command, review the diff
 }) => {
   test.skip(skipReason !== null, skipReason ?? '');
   test.setTimeout(240_000);
-  if (!service || !llm || !git) throw new Error('The servers were not started');
+  if (!service || !llm || !repositories) throw new Error('The servers were not started');
   const agent = new ScriptedAgent(llm, 'Fix add');
 
   await page.goto(service.link);
@@ -83,7 +68,7 @@ test('configure, start on a repository, confirm a risky command, review the diff
 
   // The git token: the settings screen for providers is not part of this UI yet, so the API stores it.
   const stored = await service.api('POST', '/api/add-git-providers', {
-    provider_tokens: { github: { token: TOKEN, host: git.host } },
+    provider_tokens: { github: { token: TOKEN, host: repositories.git.host } },
   });
   expect(stored.status).toBe(200);
 

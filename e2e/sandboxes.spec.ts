@@ -1,6 +1,5 @@
-import { ConversationList } from '../src/shared/api/conversations';
 import { SandboxInfo } from '../src/shared/api/sandboxes';
-import { SANDBOX_ENV, SANDBOX_IMAGE, sandboxSkipReason } from './support/sandbox-docker';
+import { deleteConversations, SANDBOX_ENV, SANDBOX_IMAGE, sandboxSkipReason } from './support/sandbox-docker';
 import { screenshot } from './support/screenshots';
 import { expect, test } from './support/test';
 
@@ -67,9 +66,6 @@ test('the Sandboxes page pauses, resumes and, after asking, deletes a sandbox', 
     expect((await service.api('GET', `/api/v1/sandboxes/${sandbox.id}`)).status).toBe(404);
     await screenshot(page, 'sandboxes-empty');
   } finally {
-    const listed = ConversationList.parse((await service.api('GET', '/api/conversations?limit=100')).body);
-    for (const conversation of listed.results) {
-      await service.api('DELETE', `/api/conversations/${conversation.conversation_id}`);
-    }
+    await deleteConversations(service);
   }
 });

@@ -2,15 +2,16 @@ import { until } from '../support/until';
 import { openEventSocket, openSseStream } from '../support/event-clients';
 import { valuesFoundInFiles } from '../support/data-folder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { V0Event } from '../../src/shared/api/events';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import {
+  closeSandboxService,
   containerState,
+  conversationEvents,
+  conversationInfo,
   dockerSkipReason,
-  instanceId,
-  removeLabelled,
   startSandboxService,
+  useScriptedModel,
 } from '../sandbox/support';
 
 const skip = await dockerSkipReason();
@@ -30,17 +31,12 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
   });
 
   afterAll(async () => {
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
+    await closeSandboxService(service);
     await llm?.close();
   });
 
-  const info = async (id: string) =>
-    (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>;
-  const eventsOf = async (id: string) =>
-    ((await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] })
-      .events;
+  const info = (id: string) => conversationInfo(service, id);
+  const eventsOf = (id: string) => conversationEvents(service, id);
 
   it('refuses to start without settings and persists nothing', async () => {
     const created = await service.api('POST', '/api/conversations', { body: {} });
@@ -63,9 +59,7 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     const remote = await service.api('POST', '/api/conversations', { body: {} });
     expect(remote.status).toBe(400);
     expect(remote.json).toMatchObject({ msg_id: 'STATUS$ERROR_LLM_AUTHENTICATION' });
-    await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-    });
+    await useScriptedModel(service, llm);
   });
 
   it('validates the request body exactly', async () => {

@@ -6,11 +6,13 @@ import { startScriptedLlm, type RecordedLlmRequest, type ScriptedLlm } from '../
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
 import {
+  closeSandboxService,
+  conversationEvents,
+  conversationInfo,
   dockerSkipReason,
   execIn,
-  instanceId,
-  removeLabelled,
   startSandboxService,
+  useScriptedModel,
 } from '../sandbox/support';
 
 const skip = await dockerSkipReason();
@@ -75,9 +77,7 @@ describe.skipIf(skip !== null)('replay_json against a Docker sandbox and a scrip
       channels: [{ marker: '[dockhand:title]', step: { text: 'Replay title' } }],
     });
     service = await startSandboxService();
-    await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-    });
+    await useScriptedModel(service, llm);
   });
 
   afterEach(() => {
@@ -86,18 +86,13 @@ describe.skipIf(skip !== null)('replay_json against a Docker sandbox and a scrip
   });
 
   afterAll(async () => {
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
+    await closeSandboxService(service);
     await llm?.close();
   });
 
   const agentCalls = () => llm.calls.filter((c) => !c.rawBody.includes('[dockhand:title]'));
-  const info = async (id: string) =>
-    (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>;
-  const eventsOf = async (id: string) =>
-    ((await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] })
-      .events;
+  const info = (id: string) => conversationInfo(service, id);
+  const eventsOf = (id: string) => conversationEvents(service, id);
   const commandsRun = (events: V0Event[]) =>
     events.filter((e) => e.observation === 'run').map((e) => (e.extras as { command: string }).command);
 

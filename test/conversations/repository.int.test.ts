@@ -4,17 +4,16 @@ import { valuesFoundInFiles } from '../support/data-folder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
 import { suggestedTaskPrompt } from '../../src/service/agent/prompts/task-prompts';
-import { startFakeGitProviders, type FakeGitProviders } from '../support/fake-git-providers';
-import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import {
+  closeSandboxService,
   dockerSkipReason,
   execIn,
-  instanceId,
-  removeLabelled,
   startSandboxService,
+  useScriptedModel,
 } from '../sandbox/support';
+import { startGitHubRepositories, type GitHubRepositories } from '../support/github-repositories';
 
 const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the repository conversation test: ${skip}`);
@@ -26,42 +25,28 @@ const TESTS = 'from app import add\nassert add(2, 3) == 5, "add is broken"\nprin
 // Real parts only but the model: a fake GitHub API and a git smart-HTTP server on 127.0.0.1 serving a private
 // repository, a Docker sandbox on the host network (to reach them on loopback), and the scripted LLM.
 describe.skipIf(skip !== null)('a conversation on a private repository', () => {
-  let providers: FakeGitProviders;
-  let git: GitHttpServer;
+  let repositories: GitHubRepositories;
   let llm: ScriptedLlm;
   let service: TestService;
 
   beforeAll(async () => {
-    git = await startGitHttpServer({
-      token: TOKEN,
-      repositories: [
-        {
-          name: 'acme/app',
-          private: true,
-          branches: { main: { 'README.md': 'main\n' }, fix: { 'app.py': BROKEN, 'test_app.py': TESTS } },
-        },
-      ],
-    });
-    providers = await startFakeGitProviders({ github: TOKEN }, [
-      { provider: 'github', path: 'acme/app', private: true },
+    repositories = await startGitHubRepositories(TOKEN, [
+      {
+        name: 'acme/app',
+        private: true,
+        branches: { main: { 'README.md': 'main\n' }, fix: { 'app.py': BROKEN, 'test_app.py': TESTS } },
+      },
     ]);
     llm = await startScriptedLlm([], {
       channels: [{ marker: '[dockhand:title]', step: { text: 'Fix add' } }],
     });
-    service = await startSandboxService(
-      { providerApiBase: (provider) => providers.apiBase(provider, 'github.com'), gitScheme: 'http' },
-      { network: 'host' },
-    );
-    await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-    });
+    service = await startSandboxService(repositories.serviceConfig, { network: 'host' });
+    await useScriptedModel(service, llm);
   });
 
   afterAll(async () => {
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
-    await Promise.all([llm?.close(), providers?.close(), git?.close()]);
+    await closeSandboxService(service);
+    await Promise.all([llm?.close(), repositories?.close()]);
   });
 
   it('refuses a repository the stored token cannot see', async () => {
@@ -71,9 +56,7 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
   });
 
   it('clones the branch, lets the agent fix the code and run the tests, and keeps the token out of everything', async () => {
-    const stored = await service.api('POST', '/api/add-git-providers', {
-      body: { provider_tokens: { github: { token: TOKEN, host: git.host } } },
-    });
+    const stored = await repositories.storeToken(service);
     expect(stored.json).toEqual({ message: 'Git providers stored' });
     llm.push(
       {
@@ -135,14 +118,14 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
     const runs = events.filter((e) => e.observation === 'run');
     expect(runs[0]?.content).toMatch(/^tests passed\n M app\.py\n/);
     expect(runs[1]?.content).toMatch(/^token: <secret_hidden>\n/);
-    expect(git.authenticatedUsers.length).toBeGreaterThan(0);
+    expect(repositories.git.authenticatedUsers.length).toBeGreaterThan(0);
 
     const sandboxId = info.sandbox_id as string;
     const gitDir = await execIn(
       sandboxId,
       'cd /workspace/project/app && git config --list && cat .git/config && git remote get-url origin',
     );
-    expect(gitDir.stdout).toContain(`http://${git.host}/acme/app.git`);
+    expect(gitDir.stdout).toContain(`http://${repositories.git.host}/acme/app.git`);
     expect(gitDir.stdout).not.toContain(TOKEN);
     expect(
       (await execIn(sandboxId, `grep -r '${TOKEN}' /workspace /home 2>/dev/null | wc -l`)).stdout.trim(),

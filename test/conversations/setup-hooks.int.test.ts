@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
-import { startFakeGitProviders, type FakeGitProviders } from '../support/fake-git-providers';
-import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
 import {
+  closeSandboxService,
+  conversationEvents,
+  conversationInfo,
   dockerSkipReason,
   execIn,
-  instanceId,
-  removeLabelled,
   startSandboxService,
+  useScriptedModel,
 } from '../sandbox/support';
+import { startGitHubRepositories, type GitHubRepositories } from '../support/github-repositories';
 
 const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the setup script and git hook tests: ${skip}`);
@@ -34,52 +35,32 @@ const TIMEOUT_S = '2';
 const TOKEN = 'ghp_setup-hooks-token-7d1e';
 
 describe.skipIf(skip !== null)('.openhands/setup.sh and the pre-commit hook in a Docker sandbox', () => {
-  let providers: FakeGitProviders;
-  let git: GitHttpServer;
+  let repositories: GitHubRepositories;
   let llm: ScriptedLlm;
   let service: TestService;
   const previousTimeout = process.env.DOCKHAND_SETUP_TIMEOUT_S;
 
   beforeAll(async () => {
     process.env.DOCKHAND_SETUP_TIMEOUT_S = TIMEOUT_S;
-    git = await startGitHttpServer({
-      token: TOKEN,
-      repositories: Object.entries(REPOSITORIES).map(([name, files]) => ({
-        name,
-        branches: { main: files },
-      })),
-    });
-    providers = await startFakeGitProviders(
-      { github: TOKEN },
-      Object.keys(REPOSITORIES).map((path) => ({ provider: 'github' as const, path, private: false })),
+    repositories = await startGitHubRepositories(
+      TOKEN,
+      Object.entries(REPOSITORIES).map(([name, files]) => ({ name, branches: { main: files } })),
     );
     llm = await startScriptedLlm([], { channels: [{ marker: '[dockhand:title]', step: { text: 'Title' } }] });
-    service = await startSandboxService(
-      { providerApiBase: (provider) => providers.apiBase(provider, 'github.com'), gitScheme: 'http' },
-      { network: 'host' },
-    );
-    await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-    });
-    await service.api('POST', '/api/add-git-providers', {
-      body: { provider_tokens: { github: { token: TOKEN, host: git.host } } },
-    });
+    service = await startSandboxService(repositories.serviceConfig, { network: 'host' });
+    await useScriptedModel(service, llm);
+    await repositories.storeToken(service);
   });
 
   afterAll(async () => {
     if (previousTimeout === undefined) delete process.env.DOCKHAND_SETUP_TIMEOUT_S;
     else process.env.DOCKHAND_SETUP_TIMEOUT_S = previousTimeout;
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
-    await Promise.all([llm?.close(), providers?.close(), git?.close()]);
+    await closeSandboxService(service);
+    await Promise.all([llm?.close(), repositories?.close()]);
   });
 
-  const info = async (id: string) =>
-    (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>;
-  const eventsOf = async (id: string) =>
-    ((await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] })
-      .events;
+  const info = (id: string) => conversationInfo(service, id);
+  const eventsOf = (id: string) => conversationEvents(service, id);
   const startOn = async (repository: string, message: string) => {
     const created = await service.api('POST', '/api/conversations', {
       body: { repository, git_provider: 'github', initial_user_msg: message },

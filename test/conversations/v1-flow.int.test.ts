@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxProviderKind } from '../../src/service/sandbox/sandbox-provider';
-import { startFakeGitProviders, type FakeGitProviders } from '../support/fake-git-providers';
-import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
-import { dockerSkipReason, instanceId, removeLabelled, startSandboxService } from '../sandbox/support';
+import {
+  closeSandboxService,
+  dockerSkipReason,
+  startSandboxService,
+  useScriptedModel,
+} from '../sandbox/support';
+import { startGitHubRepositories, type GitHubRepositories } from '../support/github-repositories';
 
 const dockerSkip = await dockerSkipReason();
 const processSkip = process.platform === 'linux' ? null : 'process sandboxes need Linux';
@@ -47,42 +51,28 @@ describe.each([
   { provider: 'docker' as SandboxProviderKind, skip: dockerSkip },
   { provider: 'process' as SandboxProviderKind, skip: processSkip },
 ])('the V1 flow with a $provider sandbox', ({ provider, skip }) => {
-  let git: GitHttpServer;
-  let providers: FakeGitProviders;
+  let repositories: GitHubRepositories;
   let llm: ScriptedLlm;
   let service: TestService;
 
   beforeAll(async () => {
     if (skip) return;
-    git = await startGitHttpServer({
-      token: TOKEN,
-      repositories: [
-        { name: 'acme/app', private: true, branches: { main: { 'app.py': BROKEN, 'test_app.py': TESTS } } },
-      ],
-    });
-    providers = await startFakeGitProviders({ github: TOKEN }, [
-      { provider: 'github', path: 'acme/app', private: true },
+    repositories = await startGitHubRepositories(TOKEN, [
+      { name: 'acme/app', private: true, branches: { main: { 'app.py': BROKEN, 'test_app.py': TESTS } } },
     ]);
     llm = await startScriptedLlm([], {
       channels: [{ marker: '[dockhand:title]', step: { text: 'Fix add' } }],
     });
-    service = await startSandboxService(
-      { providerApiBase: (p) => providers.apiBase(p, 'github.com'), gitScheme: 'http' },
-      { provider, network: 'host' },
-    );
-    await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-    });
-    await service.api('POST', '/api/add-git-providers', {
-      body: { provider_tokens: { github: { token: TOKEN, host: git.host } } },
-    });
+    service = await startSandboxService(repositories.serviceConfig, { provider, network: 'host' });
+    await useScriptedModel(service, llm);
+    await repositories.storeToken(service);
   });
 
   afterAll(async () => {
-    const label = service && provider === 'docker' ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
-    await Promise.all([llm?.close(), providers?.close(), git?.close()]);
+    // A process sandbox leaves no containers, and Docker may be missing.
+    if (provider === 'docker') await closeSandboxService(service);
+    else await service?.close();
+    await Promise.all([llm?.close(), repositories?.close()]);
   });
 
   it.skipIf(skip !== null)(

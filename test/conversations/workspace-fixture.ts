@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
-import { instanceId, removeLabelled, startSandboxService } from '../sandbox/support';
+import { closeSandboxService, startSandboxService, useScriptedModel } from '../sandbox/support';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
@@ -52,15 +52,11 @@ export async function startWorkspaceConversation(): Promise<WorkspaceConversatio
       (e) => e.source === 'user' && e.observation === 'run',
     ).length;
   const close = async () => {
-    const label = `dev.dockhand.instance=${instanceId(service)}`;
-    await service.close();
-    await removeLabelled(label);
+    await closeSandboxService(service);
     await llm.close();
   };
   try {
-    await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-    });
+    await useScriptedModel(service, llm);
     llm.push(
       { toolCalls: [{ name: 'execute_bash', args: { command: SETUP, security_risk: 'LOW' } }] },
       { text: 'The workspace is ready.' },

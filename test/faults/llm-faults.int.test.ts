@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerSkipReason, instanceId, removeLabelled, startSandboxService } from '../sandbox/support';
+import { closeSandboxService, dockerSkipReason, startSandboxService } from '../sandbox/support';
+import { openSseStream, type SseStream } from '../support/event-clients';
 import type { TestService } from '../support/service';
 import { faults, startScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../support/scripted-llm';
 import { until } from '../support/until';
-import { followEvents, type SseClient } from './sse-client';
 import { allEvents, startConversation, untilAgentState, useScriptedLlm } from './support';
 
 const skip = await dockerSkipReason();
@@ -66,7 +66,7 @@ describe.skipIf(skip !== null)('LLM faults through POST /api/conversations', () 
   let service: TestService;
   let llm: ScriptedLlm;
   let id: string;
-  let stream: SseClient;
+  let stream: SseStream;
   const saved = Object.fromEntries(Object.keys(TIMING_ENV).map((name) => [name, process.env[name]]));
 
   beforeAll(async () => {
@@ -79,7 +79,7 @@ describe.skipIf(skip !== null)('LLM faults through POST /api/conversations', () 
     llm.push({ text: 'Ready.' });
     id = await startConversation(service.api, { initial_user_msg: 'hello' });
     await untilAgentState(service.api, id, ['awaiting_user_input']);
-    stream = followEvents(service.port, service.key, id);
+    stream = await openSseStream(service, id, { keyIn: 'header' });
   });
 
   afterAll(async () => {
@@ -88,20 +88,19 @@ describe.skipIf(skip !== null)('LLM faults through POST /api/conversations', () 
       else process.env[name] = value;
     }
     stream?.close();
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
+    await closeSandboxService(service);
     await llm?.close();
   });
 
   const statusesSince = (from: number): Status[] =>
-    stream.frames
+    stream
+      .events()
       .slice(from)
       .filter((f) => f.event === 'status_update')
       .map((f) => JSON.parse(f.data) as Status);
 
   it.each(CASES)('$name: retries reported, then the named outcome; usable afterwards', async (c) => {
-    const from = stream.frames.length;
+    const from = stream.events().length;
     const calls = llm.calls.length;
     llm.push(...c.steps);
     const sent = await service.api('POST', `/api/conversations/${id}/message`, {

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
 import { dockerSkipReason } from '../sandbox/support';
 import { ensureCliBuilt, startServe, type RunningCli } from '../support/cli';
+import { openSseStream } from '../support/event-clients';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../support/scripted-llm';
 import { until } from '../support/until';
-import { followEvents } from './sse-client';
 import {
   allEvents,
   apiOf,
@@ -63,7 +63,7 @@ describe.skipIf(skip !== null)('SIGKILL while events are being written', () => {
     const api = apiOf(first.port, first.key);
     await useScriptedLlm(api, llm);
     const id = await startConversation(api, { initial_user_msg: 'think out loud' });
-    const stream = followEvents(first.port, first.key, id);
+    const stream = await openSseStream(first, id, { keyIn: 'header' });
 
     // A client posting messages while the agent writes; a 200 means the message was stored.
     const acknowledged: string[] = [];
@@ -80,7 +80,7 @@ describe.skipIf(skip !== null)('SIGKILL while events are being written', () => {
     })();
 
     await until(
-      async () => stream.frames.filter((f) => f.event === 'oh_event').length,
+      async () => stream.events().filter((f) => f.event === 'oh_event').length,
       (seen) => seen >= SEEN_BEFORE_KILL,
       `${SEEN_BEFORE_KILL} events over SSE`,
     );
@@ -89,7 +89,8 @@ describe.skipIf(skip !== null)('SIGKILL while events are being written', () => {
     await poster;
     await stream.ended;
     expect(killed.signal).toBe('SIGKILL');
-    const seen = stream.frames
+    const seen = stream
+      .events()
       .filter((f) => f.event === 'oh_event')
       .map((f) => JSON.parse(f.data) as V0Event);
     expect(seen.length).toBeGreaterThanOrEqual(SEEN_BEFORE_KILL);

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { io as ioClient } from 'socket.io-client';
 import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
@@ -8,14 +7,16 @@ import { bundledNode } from '../../src/service/mcp/bundled-runtime';
 import { runInContainer } from '../../src/service/sandbox/files/container-command';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
+import { followStatusMessages } from '../support/event-clients';
 import { until } from '../support/until';
 import {
+  closeSandboxService,
   docker,
   dockerSkipReason,
-  instanceId,
-  removeLabelled,
   startSandboxService,
   TEST_IMAGE,
+  untilConversation,
+  useScriptedModel,
 } from '../sandbox/support';
 import { bundleEchoServer } from './fixtures/bundle';
 import { deliverFixture, FIXTURE_DIR } from './fixtures/deliver';
@@ -71,15 +72,11 @@ describe.skipIf(skip !== null)(
         channels: [{ marker: '[dockhand:title]', step: { text: 'MCP title' } }],
       });
       service = await startSandboxService({}, { image: IMAGE });
-      await service.api('POST', '/api/settings', {
-        body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-      });
+      await useScriptedModel(service, llm);
     }, 120_000);
 
     afterAll(async () => {
-      const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-      await service?.close();
-      if (label) await removeLabelled(label);
+      await closeSandboxService(service);
       await llm?.close();
       await docker
         .getImage(IMAGE)
@@ -103,23 +100,9 @@ describe.skipIf(skip !== null)(
       });
       expect(created.status).toBe(200);
       const id = (created.json as { conversation_id: string }).conversation_id;
-      const statuses: string[] = [];
-      const socket = ioClient(service.url, {
-        query: { conversation_id: id, session_api_key: service.key },
-        transports: ['websocket'],
-        reconnection: false,
-      });
-      socket.on('oh_event', (event: { status_update?: boolean; message?: string }) => {
-        if (event.status_update && event.message) statuses.push(event.message);
-      });
-      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-      const sandboxId = await until(
-        async () =>
-          ((await service.api('GET', `/api/conversations/${id}`)).json as { sandbox_id: string | null })
-            .sandbox_id,
-        (value) => value !== null,
-        'the sandbox',
-      );
+      const statuses = await followStatusMessages(service, id);
+      const sandboxId = (await untilConversation(service, id, (c) => c.sandbox_id !== null, 'the sandbox'))
+        .sandbox_id as string;
       const name = `dockhand-${sandboxId}`;
       await until(
         async () =>
@@ -136,14 +119,13 @@ describe.skipIf(skip !== null)(
       expect((await runInContainer(container, ['sh', '-c', 'command -v node'])).exitCode).not.toBe(0);
       await deliverFixture(name, bundle);
 
-      await until(
-        async () =>
-          ((await service.api('GET', `/api/conversations/${id}`)).json as { agent_state: string | null })
-            .agent_state,
-        (state) => state === 'awaiting_user_input',
+      await untilConversation(
+        service,
+        id,
+        (c) => c.agent_state === 'awaiting_user_input',
         'the final answer',
       );
-      socket.close();
+      statuses.close();
       const events = (
         (await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] }
       ).events;
@@ -161,14 +143,14 @@ describe.skipIf(skip !== null)(
 
       const missing = (command: string, server: string) =>
         `MCP server "${server}" could not start: command "${command}" was not found in the sandbox image ${IMAGE}.`;
-      expect(statuses).toContain(missing('uvx', 'uv-server'));
-      expect(statuses.some((s) => s.includes('"echo"'))).toBe(false);
+      expect(statuses.messages()).toContain(missing('uvx', 'uv-server'));
+      expect(statuses.messages().some((s) => s.includes('"echo"'))).toBe(false);
       if (runtime?.npm) {
-        expect(statuses).not.toContain(missing('npx', 'npx-server'));
+        expect(statuses.messages()).not.toContain(missing('npx', 'npx-server'));
         expect((await runInContainer(container, ['/opt/dockhand/bin/npx', '--version'])).exitCode).toBe(0);
       } else {
         // npm is not beside the node binary the tests run on, so npx cannot be provided.
-        expect(statuses).toContain(missing('npx', 'npx-server'));
+        expect(statuses.messages()).toContain(missing('npx', 'npx-server'));
       }
     });
   },

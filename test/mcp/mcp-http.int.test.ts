@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { V0Event } from '../../src/shared/api/events';
 import { valuesFoundInFiles } from '../support/data-folder';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
-import { dockerSkipReason, instanceId, removeLabelled, startSandboxService } from '../sandbox/support';
+import {
+  closeSandboxService,
+  conversationEvents,
+  conversationInfo,
+  dockerSkipReason,
+  startSandboxService,
+  useScriptedModel,
+} from '../sandbox/support';
 import { startHttpMcpFixture, type HttpMcpFixture } from './fixtures/http-server';
 
 const skip = await dockerSkipReason();
@@ -27,28 +33,17 @@ describe.skipIf(skip !== null)('MCP servers over streamable HTTP and SSE', () =>
   });
 
   afterAll(async () => {
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
+    await closeSandboxService(service);
     await llm?.close();
     await fixture?.close();
   });
 
-  const eventsOf = async (id: string) =>
-    ((await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] })
-      .events;
-  const agentState = async (id: string) =>
-    ((await service.api('GET', `/api/conversations/${id}`)).json as { agent_state: string | null })
-      .agent_state;
+  const eventsOf = (id: string) => conversationEvents(service, id);
+  const agentState = async (id: string) => (await conversationInfo(service, id)).agent_state;
 
   it('calls tools of a settings server and a request server with their keys; Stop cancels a call', async () => {
-    await service.api('POST', '/api/settings', {
-      body: {
-        llm_model: 'openai/gpt-4o',
-        llm_api_key: 'sk-test',
-        llm_base_url: llm.baseUrl,
-        mcp_config: { shttp_servers: [{ url: fixture.shttpUrl, api_key: SHTTP_KEY }] },
-      },
+    await useScriptedModel(service, llm, {
+      mcp_config: { shttp_servers: [{ url: fixture.shttpUrl, api_key: SHTTP_KEY }] },
     });
     const shttpName = `${new URL(fixture.shttpUrl).hostname.replaceAll('.', '_')}_${new URL(fixture.shttpUrl).port}_mcp`;
     const sseName = shttpName.replace(/_mcp$/, '_sse');

@@ -1,13 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
+import { followStatusMessages } from '../support/event-clients';
 import { until } from '../support/until';
-import { startSandboxService } from '../sandbox/support';
+import { startSandboxService, untilConversation, useScriptedModel } from '../sandbox/support';
 import { bundleEchoServer } from './fixtures/bundle';
 import { PIXEL_BASE64 } from './fixtures/image-events';
 
@@ -41,9 +41,7 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
       channels: [{ marker: '[dockhand:title]', step: { text: 'MCP title' } }],
     });
     service = await startSandboxService({}, { provider: 'process' });
-    await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },
-    });
+    await useScriptedModel(service, llm);
   });
 
   afterAll(async () => {
@@ -71,24 +69,9 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
     });
     expect(created.status).toBe(200);
     const id = (created.json as { conversation_id: string }).conversation_id;
-    const statuses: string[] = [];
-    const socket = ioClient(service.url, {
-      query: { conversation_id: id, session_api_key: service.key },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    socket.on('oh_event', (event: { status_update?: boolean; message?: string }) => {
-      if (event.status_update && event.message) statuses.push(event.message);
-    });
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    await until(
-      async () =>
-        ((await service.api('GET', `/api/conversations/${id}`)).json as { agent_state: string | null })
-          .agent_state,
-      (state) => state === 'awaiting_user_input',
-      'the final answer',
-    );
-    socket.close();
+    const statuses = await followStatusMessages(service, id);
+    await untilConversation(service, id, (c) => c.agent_state === 'awaiting_user_input', 'the final answer');
+    statuses.close();
 
     const { sandbox_id: sandboxId } = (await service.api('GET', `/api/conversations/${id}`)).json as {
       sandbox_id: string;
@@ -114,8 +97,10 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
         ],
       },
     ]);
-    expect(statuses).toContain('MCP server "ghost" could not be reached: spawn no-such-mcp-server ENOENT');
-    expect(statuses.some((s) => s.includes('"echo"'))).toBe(false);
+    expect(statuses.messages()).toContain(
+      'MCP server "ghost" could not be reached: spawn no-such-mcp-server ENOENT',
+    );
+    expect(statuses.messages().some((s) => s.includes('"echo"'))).toBe(false);
     expect(hostProcessRuns(server)).toBe(true);
 
     await service.api('POST', `/api/conversations/${id}/stop`);

@@ -1,17 +1,19 @@
-import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { V0Event } from '../../src/shared/api/events';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { RecordedLlmRequest } from '../support/scripted-llm/steps';
 import type { TestService } from '../support/service';
+import { followStatusMessages } from '../support/event-clients';
 import { until } from '../support/until';
 import {
+  closeSandboxService,
+  conversationEvents,
+  conversationInfo,
   docker,
   dockerSkipReason,
-  instanceId,
-  removeLabelled,
   startSandboxService,
   TEST_IMAGE,
+  untilConversation,
+  useScriptedModel,
 } from '../sandbox/support';
 import { bundleEchoServer } from './fixtures/bundle';
 import { deliverFixture, FIXTURE_DIR } from './fixtures/deliver';
@@ -34,31 +36,17 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
       channels: [{ marker: '[dockhand:title]', step: { text: 'MCP title' } }],
     });
     service = await startSandboxService();
-    await service.api('POST', '/api/settings', {
-      body: {
-        llm_model: 'openai/gpt-4o',
-        llm_api_key: 'sk-test',
-        llm_base_url: llm.baseUrl,
-        confirmation_mode: true,
-        security_analyzer: 'rules',
-      },
-    });
+    await useScriptedModel(service, llm, { confirmation_mode: true, security_analyzer: 'rules' });
   });
 
   afterAll(async () => {
     delete process.env.DOCKHAND_MCP_CALL_TIMEOUT_S;
-    const label = service ? `dev.dockhand.instance=${instanceId(service)}` : null;
-    await service?.close();
-    if (label) await removeLabelled(label);
+    await closeSandboxService(service);
     await llm?.close();
   });
 
-  const eventsOf = async (id: string) =>
-    ((await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] })
-      .events;
-  const agentState = async (id: string) =>
-    ((await service.api('GET', `/api/conversations/${id}`)).json as { agent_state: string | null })
-      .agent_state;
+  const eventsOf = (id: string) => conversationEvents(service, id);
+  const agentState = async (id: string) => (await conversationInfo(service, id)).agent_state;
 
   it('lists and calls the tools of a server in the sandbox; timeouts, missing commands and destructive tools', async () => {
     let firstRequest: RecordedLlmRequest | undefined;
@@ -85,23 +73,9 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
     });
     expect(created.status).toBe(200);
     const id = (created.json as { conversation_id: string }).conversation_id;
-    const statuses: { message?: string }[] = [];
-    const socket = ioClient(service.url, {
-      query: { conversation_id: id, session_api_key: service.key },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    socket.on('oh_event', (event: { status_update?: boolean; message?: string }) => {
-      if (event.status_update) statuses.push(event);
-    });
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    const sandboxId = await until(
-      async () =>
-        ((await service.api('GET', `/api/conversations/${id}`)).json as { sandbox_id: string | null })
-          .sandbox_id,
-      (value) => value !== null,
-      'the sandbox',
-    );
+    const statuses = await followStatusMessages(service, id);
+    const sandboxId = (await untilConversation(service, id, (c) => c.sandbox_id !== null, 'the sandbox'))
+      .sandbox_id as string;
     await until(
       async () =>
         (
@@ -120,7 +94,7 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
       (s) => s === 'awaiting_user_confirmation',
       'the destructive tool to ask',
     );
-    expect(statuses.map((s) => s.message)).toContain(
+    expect(statuses.messages()).toContain(
       `MCP server "ghost" could not start: command "no-such-mcp-server" was not found in the sandbox image ${TEST_IMAGE}.`,
     );
 
@@ -181,7 +155,7 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
     const lastRequest = llm.calls.filter((c) => c.body?.tools).at(-1);
     expect(JSON.stringify(lastRequest?.body?.messages)).toContain('timed out after 2 seconds');
 
-    socket.close();
+    statuses.close();
     await service.api('POST', `/api/conversations/${id}/stop`);
     const container = docker.getContainer(`dockhand-${sandboxId}`);
     await until(

@@ -2,8 +2,11 @@ import Docker from 'dockerode';
 import { runInContainer } from '../../src/service/sandbox/files/container-command';
 import type { SandboxConfig } from '../../src/service/sandbox/sandbox-config';
 import type { ServiceConfig } from '../../src/service/index';
+import type { V0Event } from '../../src/shared/api/events';
 import type { SandboxInfo, SandboxStatus } from '../../src/shared/api/sandboxes';
+import type { ScriptedLlm } from '../support/scripted-llm';
 import { startTestService, type TestService } from '../support/service';
+import { until } from '../support/until';
 
 /** The offline sandbox image the tests run (scripts/sandbox-image.sh builds it). */
 export const TEST_IMAGE = process.env.DOCKHAND_SANDBOX_IMAGE || 'dockhand/sandbox:1.0.0';
@@ -67,6 +70,50 @@ export async function removeLabelled(label: string): Promise<void> {
         .catch(() => undefined),
     ),
   );
+}
+
+/** Stops a service the tests started, if any, and removes the containers and volumes it labelled. */
+export async function closeSandboxService(service: TestService | undefined): Promise<void> {
+  if (!service) return;
+  const label = `dev.dockhand.instance=${instanceId(service)}`;
+  try {
+    await service.close();
+  } finally {
+    await removeLabelled(label);
+  }
+}
+
+/** Saves settings that make the scripted `llm` the service's model, with `extra` settings. */
+export async function useScriptedModel(
+  service: TestService,
+  llm: ScriptedLlm,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  await service.api('POST', '/api/settings', {
+    body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl, ...extra },
+  });
+}
+
+/** The first 100 events of a conversation, oldest first. */
+export async function conversationEvents(service: TestService, id: string): Promise<V0Event[]> {
+  return (
+    (await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] }
+  ).events;
+}
+
+/** A conversation as `GET /api/conversations/{id}` answers it. */
+export async function conversationInfo(service: TestService, id: string): Promise<Record<string, unknown>> {
+  return (await service.api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>;
+}
+
+/** Polls the conversation until `done` holds for it, and returns it. */
+export function untilConversation(
+  service: TestService,
+  id: string,
+  done: (conversation: Record<string, unknown>) => boolean,
+  what: string,
+): Promise<Record<string, unknown>> {
+  return until(() => conversationInfo(service, id), done, what);
 }
 
 export async function containerState(sandboxId: string): Promise<string | null> {

@@ -2,19 +2,29 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { TestService } from './service';
 
+/** One SSE frame with data; `event` is `message` when the frame names none. */
+export interface SseFrame {
+  id: number | null;
+  event: string;
+  data: string;
+}
+
 /** A live SSE stream of one conversation's events, split into frames as they arrive. */
 export interface SseStream {
   response: IncomingMessage;
   frames: string[];
   /** The `id:` of every frame received so far, in order. */
   ids(): number[];
+  /** The frames received so far that carry data, parsed. */
+  events(): SseFrame[];
+  /** Resolves when the server ends the stream or the connection drops. */
   ended: Promise<void>;
   close(): void;
 }
 
 /** Opens the stream after `lastEventId`, with the key in the query (as EventSource must) or in the header. */
 export async function openSseStream(
-  service: TestService,
+  service: Pick<TestService, 'port' | 'key'>,
   conversationId: string,
   options: { lastEventId?: number; keyIn?: 'query' | 'header' } = {},
 ): Promise<SseStream> {
@@ -43,14 +53,28 @@ export async function openSseStream(
   const ended = new Promise<void>((resolve) => {
     response.on('end', resolve);
     response.on('close', resolve);
+    response.on('error', () => resolve());
   });
   return {
     response,
     frames,
     ids: () => frames.filter((f) => f.startsWith('id: ')).map((f) => Number(/^id: (\d+)/.exec(f)?.[1])),
+    events: () => frames.map(parseFrame).filter((frame) => frame !== null),
     ended,
     close: () => request.destroy(),
   };
+}
+
+function parseFrame(block: string): SseFrame | null {
+  let id: number | null = null;
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('id: ')) id = Number(line.slice(4));
+    else if (line.startsWith('event: ')) event = line.slice(7);
+    else if (line.startsWith('data: ')) data.push(line.slice(6));
+  }
+  return data.length ? { id, event, data: data.join('\n') } : null;
 }
 
 /** An OpenHands socket.io client of one conversation, collecting every `oh_event`. */
@@ -82,5 +106,19 @@ export function openEventSocket(
     socket,
     received,
     ids: () => received.filter((e) => typeof e.id === 'number').map((e) => e.id as number),
+  };
+}
+
+/** The `status_update` messages of a conversation as they arrive, from once the socket has connected. */
+export async function followStatusMessages(
+  service: TestService,
+  conversationId: string,
+): Promise<{ messages(): string[]; close(): void }> {
+  const { socket, received } = openEventSocket(service, conversationId);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  return {
+    messages: () =>
+      received.flatMap((e) => (e.status_update && typeof e.message === 'string' ? [e.message] : [])),
+    close: () => socket.close(),
   };
 }

@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../api/api-error';
 import { useCreateSecret } from '../api/queries';
-import { Field } from './Field';
+import { InputField } from './Field';
 import { formErrors } from './form-errors';
-import { Notice } from './Notice';
-import { TextWithCode } from './TextWithCode';
+import { FormProblems, SubmitActions } from './FormFooter';
 
 const EMPTY = { name: '', value: '', description: '' };
 const FIELDS = ['name', 'value', 'description'] as const;
@@ -47,65 +46,43 @@ export function AddSecretForm() {
     <form className="form form-compact" onSubmit={submit} noValidate aria-labelledby="add-secret-heading">
       <h3 id="add-secret-heading">Add a secret</h3>
       <div className="form-row">
-        <Field
+        <InputField
           id="secret-name"
           label="Name"
           hint="Becomes the variable name, e.g. NPM_TOKEN."
           error={nameError}
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="text"
-              autoComplete="off"
-              spellCheck={false}
-              value={draft.name}
-              onChange={(e) => edit({ name: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field id="secret-value" label="Value" error={errors.fields.value}>
-          {(control) => (
-            <input
-              {...control}
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={draft.value}
-              onChange={(e) => edit({ value: e.target.value })}
-            />
-          )}
-        </Field>
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          value={draft.name}
+          onChange={(e) => edit({ name: e.target.value })}
+        />
+        <InputField
+          id="secret-value"
+          label="Value"
+          error={errors.fields.value}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={draft.value}
+          onChange={(e) => edit({ value: e.target.value })}
+        />
       </div>
-      <Field id="secret-description" label="Description (optional)" error={errors.fields.description}>
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            value={draft.description}
-            onChange={(e) => edit({ description: e.target.value })}
-          />
-        )}
-      </Field>
-      {general.length > 0 && (
-        <Notice tone="error" title="The secret was not added" live>
-          {general.map((message) => (
-            <p key={message}>
-              <TextWithCode text={message} />
-            </p>
-          ))}
-        </Notice>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add secret'}
-        </button>
-        {added && (
-          <p className="form-success" role="status">
-            Secret {added} added.
-          </p>
-        )}
-      </div>
+      <InputField
+        id="secret-description"
+        label="Description (optional)"
+        error={errors.fields.description}
+        type="text"
+        value={draft.description}
+        onChange={(e) => edit({ description: e.target.value })}
+      />
+      <FormProblems title="The secret was not added" general={general} />
+      <SubmitActions
+        label="Add secret"
+        pendingLabel="Adding…"
+        pending={create.isPending}
+        done={added && <>Secret {added} added.</>}
+      />
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 
 /** Attributes that tie a control to its label, hint and error. */
 export interface ControlProps {
@@ -52,5 +52,17 @@ export function Field({ id, label, hint, error, labelPosition = 'before', childr
         </p>
       )}
     </div>
+  );
+}
+
+type InputFieldProps = Omit<FieldProps, 'children'> &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | keyof ControlProps>;
+
+/** A `Field` whose control is a single `<input>`; the remaining props go to the input. */
+export function InputField({ id, label, hint, error, labelPosition, ...input }: InputFieldProps) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error} labelPosition={labelPosition}>
+      {(control) => <input {...input} {...control} />}
+    </Field>
   );
 }

@@ -7,9 +7,9 @@ import {
   type StoredSettings,
 } from '../api/queries';
 import { ROUTES } from '../routing';
-import { Field } from './Field';
+import { Field, InputField } from './Field';
 import { formErrors } from './form-errors';
-import { Notice } from './Notice';
+import { FormProblems, SubmitActions } from './FormFooter';
 import { LlmCheckOutcome } from './settings/LlmCheckOutcome';
 import {
   defaultBaseUrl,
@@ -18,7 +18,6 @@ import {
   providerOfModel,
   type LlmProviderId,
 } from './settings/llm-providers';
-import { TextWithCode } from './TextWithCode';
 
 const DEFAULT_MAX_ITERATIONS = 500;
 const DEFAULT_CONDENSER_SIZE = 120;
@@ -170,7 +169,7 @@ export function LlmSettingsForm({ settings }: { settings: StoredSettings | null 
             ))}
           </select>
         </div>
-        <Field
+        <InputField
           id="llm-model"
           label="Model"
           hint={
@@ -181,44 +180,32 @@ export function LlmSettingsForm({ settings }: { settings: StoredSettings | null 
                 : `${offered.length} suggestion${offered.length === 1 ? '' : 's'}; pick one or type any name, e.g. openai/gpt-4o.`
           }
           error={modelError}
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="text"
-              list="llm-model-options"
-              autoComplete="off"
-              spellCheck={false}
-              value={draft.model}
-              onChange={(e) => edit({ model: e.target.value })}
-            />
-          )}
-        </Field>
+          type="text"
+          list="llm-model-options"
+          autoComplete="off"
+          spellCheck={false}
+          value={draft.model}
+          onChange={(e) => edit({ model: e.target.value })}
+        />
       </div>
       <datalist id="llm-model-options">
         {offered.map((model) => (
           <option key={model} value={model} />
         ))}
       </datalist>
-      <Field
+      <InputField
         id="llm-base-url"
         label="Base URL"
         hint="Only for a self-hosted or OpenAI-compatible server, e.g. http://localhost:11434. Leave empty for the provider's own API."
         error={errors.fields.llm_base_url}
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={defaultBaseUrl(draft.provider)}
-            value={draft.baseUrl}
-            onChange={(e) => edit({ baseUrl: e.target.value })}
-          />
-        )}
-      </Field>
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={defaultBaseUrl(draft.provider)}
+        value={draft.baseUrl}
+        onChange={(e) => edit({ baseUrl: e.target.value })}
+      />
       <Field
         id="llm-api-key"
         label="API key"
@@ -258,22 +245,16 @@ export function LlmSettingsForm({ settings }: { settings: StoredSettings | null 
       {check.data && <LlmCheckOutcome result={check.data} />}
 
       <h2>Agent</h2>
-      <Field
+      <InputField
         id="confirmation-mode"
         label="Ask before risky actions (confirmation mode)"
         labelPosition="after"
         hint="The agent pauses for your approval before running commands the security analyzer rates as risky."
         error={errors.fields.confirmation_mode}
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="checkbox"
-            checked={draft.confirmationMode}
-            onChange={(e) => edit({ confirmationMode: e.target.checked })}
-          />
-        )}
-      </Field>
+        type="checkbox"
+        checked={draft.confirmationMode}
+        onChange={(e) => edit({ confirmationMode: e.target.checked })}
+      />
       <Field
         id="security-analyzer"
         label="Security analyzer"
@@ -294,140 +275,96 @@ export function LlmSettingsForm({ settings }: { settings: StoredSettings | null 
         )}
       </Field>
       <div className="form-row">
-        <Field
+        <InputField
           id="max-iterations"
           label="Maximum iterations"
           hint={`Steps per conversation before the agent stops (1–10,000; empty means ${DEFAULT_MAX_ITERATIONS}).`}
           error={errors.fields.max_iterations}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="input-short"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={10_000}
-              placeholder={String(DEFAULT_MAX_ITERATIONS)}
-              value={draft.maxIterations}
-              onChange={(e) => edit({ maxIterations: e.target.value })}
-            />
-          )}
-        </Field>
-        <Field
+          className="input-short"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={10_000}
+          placeholder={String(DEFAULT_MAX_ITERATIONS)}
+          value={draft.maxIterations}
+          onChange={(e) => edit({ maxIterations: e.target.value })}
+        />
+        <InputField
           id="max-budget"
           label="Budget per conversation (USD)"
           hint="The agent stops when a conversation has cost this much. Empty means no limit."
           error={errors.fields.max_budget_per_task}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="input-short"
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="0.01"
-              placeholder="No limit"
-              value={draft.budget}
-              onChange={(e) => edit({ budget: e.target.value })}
-            />
-          )}
-        </Field>
+          className="input-short"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="0.01"
+          placeholder="No limit"
+          value={draft.budget}
+          onChange={(e) => edit({ budget: e.target.value })}
+        />
       </div>
-      <Field
+      <InputField
         id="condenser"
         label="Summarize older events when the context fills up (condenser)"
         labelPosition="after"
         hint="Off: older events are only dropped. On: the model also summarizes them, which costs a call."
         error={errors.fields.enable_default_condenser}
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="checkbox"
-            checked={draft.condenser}
-            onChange={(e) => edit({ condenser: e.target.checked })}
-          />
-        )}
-      </Field>
-      <Field
+        type="checkbox"
+        checked={draft.condenser}
+        onChange={(e) => edit({ condenser: e.target.checked })}
+      />
+      <InputField
         id="condenser-size"
         label="Events kept before condensing"
         hint={`At least 20; empty means ${DEFAULT_CONDENSER_SIZE}.`}
         error={errors.fields.condenser_max_size}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input-short"
-            type="number"
-            inputMode="numeric"
-            min={20}
-            placeholder={String(DEFAULT_CONDENSER_SIZE)}
-            value={draft.condenserSize}
-            onChange={(e) => edit({ condenserSize: e.target.value })}
-          />
-        )}
-      </Field>
+        className="input-short"
+        type="number"
+        inputMode="numeric"
+        min={20}
+        placeholder={String(DEFAULT_CONDENSER_SIZE)}
+        value={draft.condenserSize}
+        onChange={(e) => edit({ condenserSize: e.target.value })}
+      />
 
       <h2>Sandbox</h2>
-      <Field
+      <InputField
         id="sandbox-image"
         label="Sandbox image"
         hint="The Docker image each new conversation’s sandbox runs. Empty uses Dockhand’s default image."
         error={errors.fields.sandbox_base_container_image}
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="e.g. dockhand/sandbox:1.0.0"
-            value={draft.sandboxImage}
-            onChange={(e) => edit({ sandboxImage: e.target.value })}
-          />
-        )}
-      </Field>
+        type="text"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="e.g. dockhand/sandbox:1.0.0"
+        value={draft.sandboxImage}
+        onChange={(e) => edit({ sandboxImage: e.target.value })}
+      />
 
-      {errors.general.length > 0 && (
-        <Notice
-          tone="error"
-          title={check.error ? 'The connection was not tested' : 'Settings were not saved'}
-          live
-        >
-          {errors.general.map((message) => (
-            <p key={message}>
-              <TextWithCode text={message} />
-            </p>
-          ))}
-        </Notice>
-      )}
-      {Object.keys(errors.fields).length > 0 && errors.general.length === 0 && (
-        <Notice tone="error" live>
-          <p>
-            {check.error ? 'The connection was not tested' : 'Settings were not saved'}: correct the fields
-            marked above.
-          </p>
-        </Notice>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="button-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save settings'}
-        </button>
-        {save.isSuccess && (
-          <p className="form-success" role="status">
-            Settings saved.
-            {firstModel && (
-              <>
-                {' '}
-                <a href={ROUTES.home}>Start your first conversation</a>
-              </>
-            )}
-          </p>
-        )}
-      </div>
+      <FormProblems
+        title={check.error ? 'The connection was not tested' : 'Settings were not saved'}
+        general={errors.general}
+        fieldsMarked={Object.keys(errors.fields).length > 0}
+      />
+      <SubmitActions
+        label="Save settings"
+        pendingLabel="Saving…"
+        pending={save.isPending}
+        done={
+          save.isSuccess && (
+            <>
+              Settings saved.
+              {firstModel && (
+                <>
+                  {' '}
+                  <a href={ROUTES.home}>Start your first conversation</a>
+                </>
+              )}
+            </>
+          )
+        }
+      />
     </form>
   );
 }

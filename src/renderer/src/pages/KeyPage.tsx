@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { keyIsAccepted } from '../api/client';
-import { Field } from '../components/Field';
+import { InputField } from '../components/Field';
+import { SubmitActions } from '../components/FormFooter';
 
 export const KEY_REJECTED = 'That key was not accepted. Check that you copied all of it.';
 
@@ -48,29 +49,19 @@ export function KeyPage({ baseUrl, rejected, onAccepted }: KeyPageProps) {
           key with <code>dockhand key</code> and paste it here.
         </p>
         <form className="form" onSubmit={submit} noValidate>
-          <Field
+          <InputField
             id="session-key"
             label="Session key"
             hint="It is kept in this browser tab only, until you close it."
             error={error}
-          >
-            {(control) => (
-              <input
-                {...control}
-                type="password"
-                autoFocus
-                autoComplete="off"
-                spellCheck={false}
-                value={key}
-                onChange={(e) => setKey(e.target.value)}
-              />
-            )}
-          </Field>
-          <div className="form-actions">
-            <button type="submit" className="button-primary" disabled={checking}>
-              {checking ? 'Checking…' : 'Continue'}
-            </button>
-          </div>
+            type="password"
+            autoFocus
+            autoComplete="off"
+            spellCheck={false}
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+          />
+          <SubmitActions label="Continue" pendingLabel="Checking…" pending={checking} />
         </form>
       </main>
     </div>

@@ -1,5 +1,6 @@
 import { useSandbox, useSandboxAction } from '../../api/sandbox-queries';
 import { Notice } from '../Notice';
+import { PauseResumeButton } from '../sandboxes/PauseResumeButton';
 import { SandboxStatusBadge } from '../sandboxes/SandboxStatusBadge';
 
 /**
@@ -19,26 +20,7 @@ export function SandboxControls({ sandboxId }: { sandboxId: string }) {
       ) : (
         sandbox.isPending && <span className="muted">…</span>
       )}
-      {status === 'RUNNING' && (
-        <button
-          type="button"
-          className="button-secondary button-small"
-          disabled={action.isPending}
-          onClick={() => action.mutate('pause')}
-        >
-          {action.isPending ? 'Pausing…' : 'Pause sandbox'}
-        </button>
-      )}
-      {status === 'PAUSED' && (
-        <button
-          type="button"
-          className="button-secondary button-small"
-          disabled={action.isPending}
-          onClick={() => action.mutate('resume')}
-        >
-          {action.isPending ? 'Resuming…' : 'Resume sandbox'}
-        </button>
-      )}
+      <PauseResumeButton status={status} action={action} object="sandbox" />
       {sandbox.data?.error && <span className="fact-error">{sandbox.data.error}</span>}
       {sandbox.isError && <span className="fact-error">{sandbox.error.message}</span>}
       {action.isError && (

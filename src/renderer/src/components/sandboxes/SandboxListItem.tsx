@@ -5,6 +5,7 @@ import { useSandboxAction } from '../../api/sandbox-queries';
 import { formatWhen } from '../../conversation/when';
 import { conversationHref } from '../../routing';
 import { ConfirmChoice } from '../ConfirmChoice';
+import { PauseResumeButton } from './PauseResumeButton';
 import { SandboxStatusBadge } from './SandboxStatusBadge';
 
 interface SandboxListItemProps {
@@ -70,28 +71,7 @@ export function SandboxListItem({ sandbox, conversations }: SandboxListItemProps
         />
       ) : (
         <div className="item-actions">
-          {sandbox.status === 'RUNNING' && (
-            <button
-              type="button"
-              className="button-secondary button-small"
-              aria-label={`Pause ${sandbox.id}`}
-              disabled={busy}
-              onClick={() => action.mutate('pause')}
-            >
-              {busy && action.variables === 'pause' ? 'Pausing…' : 'Pause'}
-            </button>
-          )}
-          {sandbox.status === 'PAUSED' && (
-            <button
-              type="button"
-              className="button-secondary button-small"
-              aria-label={`Resume ${sandbox.id}`}
-              disabled={busy}
-              onClick={() => action.mutate('resume')}
-            >
-              {busy && action.variables === 'resume' ? 'Resuming…' : 'Resume'}
-            </button>
-          )}
+          <PauseResumeButton status={sandbox.status} action={action} namedFor={sandbox.id} />
           <button
             type="button"
             className="button-secondary button-small"

@@ -2,11 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { GIT_PROVIDERS, type GitProvider } from '../../../../shared/api/settings';
 import { isApiError } from '../../api/api-error';
 import { useSaveProviderToken } from '../../api/git-queries';
-import { Field } from '../Field';
+import { InputField } from '../Field';
 import { formErrors } from '../form-errors';
+import { FormProblems, SubmitActions } from '../FormFooter';
 import { Notice } from '../Notice';
 import { PROVIDER_LABELS } from '../start/RepositoryPicker';
-import { TextWithCode } from '../TextWithCode';
 
 const DEFAULT_HOSTS: Record<GitProvider, string> = {
   github: 'github.com',
@@ -126,62 +126,43 @@ export function GitProvidersForm({ stored }: { stored: Record<string, string | n
               ))}
             </select>
           </div>
-          <Field
+          <InputField
             id="git-host"
             label="Host (optional)"
             hint={`Empty means ${DEFAULT_HOSTS[provider] || 'required for Enterprise SSO'}.`}
             error={hostError}
-          >
-            {(control) => (
-              <input
-                {...control}
-                type="text"
-                spellCheck={false}
-                autoComplete="off"
-                placeholder={DEFAULT_HOSTS[provider]}
-                value={host}
-                onChange={(e) => {
-                  setHost(e.target.value);
-                  reset();
-                }}
-              />
-            )}
-          </Field>
+            type="text"
+            spellCheck={false}
+            autoComplete="off"
+            placeholder={DEFAULT_HOSTS[provider]}
+            value={host}
+            onChange={(e) => {
+              setHost(e.target.value);
+              reset();
+            }}
+          />
         </div>
-        <Field id="git-token" label="Token" hint={TOKEN_HINTS[provider]} error={tokenError}>
-          {(control) => (
-            <input
-              {...control}
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={token}
-              onChange={(e) => {
-                setToken(e.target.value);
-                reset();
-              }}
-            />
-          )}
-        </Field>
-        {general.length > 0 && (
-          <Notice tone="error" title="The token was not saved" live>
-            {general.map((message) => (
-              <p key={message}>
-                <TextWithCode text={message} />
-              </p>
-            ))}
-          </Notice>
-        )}
-        <div className="form-actions">
-          <button type="submit" className="button-primary" disabled={save.isPending}>
-            {save.isPending ? 'Checking the token…' : 'Save token'}
-          </button>
-          {saved && (
-            <p className="form-success" role="status">
-              {PROVIDER_LABELS[saved]} token saved.
-            </p>
-          )}
-        </div>
+        <InputField
+          id="git-token"
+          label="Token"
+          hint={TOKEN_HINTS[provider]}
+          error={tokenError}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={token}
+          onChange={(e) => {
+            setToken(e.target.value);
+            reset();
+          }}
+        />
+        <FormProblems title="The token was not saved" general={general} />
+        <SubmitActions
+          label="Save token"
+          pendingLabel="Checking the token…"
+          pending={save.isPending}
+          done={saved && <>{PROVIDER_LABELS[saved]} token saved.</>}
+        />
       </form>
     </>
   );

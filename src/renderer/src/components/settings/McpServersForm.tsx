@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { MASKED_API_KEY } from '../../../../shared/api/mcp';
 import { useSaveSettings, type StoredSettings } from '../../api/queries';
-import { Field } from '../Field';
+import { Field, InputField } from '../Field';
 import { formErrors } from '../form-errors';
-import { Notice } from '../Notice';
-import { TextWithCode } from '../TextWithCode';
+import { FormProblems, SubmitActions } from '../FormFooter';
 import { configOf, emptyRow, envProblem, fieldPath, rowsOf, type McpKind, type McpRow } from './mcp-draft';
 
 const KINDS: { kind: McpKind; title: string; hint: string }[] = [
@@ -55,41 +54,36 @@ function ServerRow({ row, number, errors, path, onChange, onRemove }: RowProps) 
       {row.kind === 'stdio' ? (
         <>
           <div className="form-row">
-            <Field id={id('name')} label="Name" error={errors[path('name')]}>
-              {(control) => (
-                <input
-                  {...control}
-                  type="text"
-                  spellCheck={false}
-                  value={row.name}
-                  onChange={(e) => onChange({ name: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field id={id('command')} label="Command" error={errors[path('command')]}>
-              {(control) => (
-                <input
-                  {...control}
-                  type="text"
-                  spellCheck={false}
-                  placeholder="e.g. npx"
-                  value={row.command}
-                  onChange={(e) => onChange({ command: e.target.value })}
-                />
-              )}
-            </Field>
+            <InputField
+              id={id('name')}
+              label="Name"
+              error={errors[path('name')]}
+              type="text"
+              spellCheck={false}
+              value={row.name}
+              onChange={(e) => onChange({ name: e.target.value })}
+            />
+            <InputField
+              id={id('command')}
+              label="Command"
+              error={errors[path('command')]}
+              type="text"
+              spellCheck={false}
+              placeholder="e.g. npx"
+              value={row.command}
+              onChange={(e) => onChange({ command: e.target.value })}
+            />
           </div>
-          <Field id={id('args')} label="Arguments" hint="Separated by spaces." error={errors[path('args')]}>
-            {(control) => (
-              <input
-                {...control}
-                type="text"
-                spellCheck={false}
-                value={row.args}
-                onChange={(e) => onChange({ args: e.target.value })}
-              />
-            )}
-          </Field>
+          <InputField
+            id={id('args')}
+            label="Arguments"
+            hint="Separated by spaces."
+            error={errors[path('args')]}
+            type="text"
+            spellCheck={false}
+            value={row.args}
+            onChange={(e) => onChange({ args: e.target.value })}
+          />
           <Field id={id('env')} label="Environment" hint="One NAME=value per line." error={envError}>
             {(control) => (
               <textarea
@@ -104,57 +98,43 @@ function ServerRow({ row, number, errors, path, onChange, onRemove }: RowProps) 
         </>
       ) : (
         <div className="form-row">
-          <Field id={id('url')} label="URL" error={errors[path('url')]}>
-            {(control) => (
-              <input
-                {...control}
-                type="url"
-                spellCheck={false}
-                placeholder="https://…"
-                value={row.url}
-                onChange={(e) => onChange({ url: e.target.value })}
-              />
-            )}
-          </Field>
-          <Field
+          <InputField
+            id={id('url')}
+            label="URL"
+            error={errors[path('url')]}
+            type="url"
+            spellCheck={false}
+            placeholder="https://…"
+            value={row.url}
+            onChange={(e) => onChange({ url: e.target.value })}
+          />
+          <InputField
             id={id('key')}
             label="API key (optional)"
             hint={
               row.apiKey === MASKED_API_KEY ? 'A key is stored; type a new one to replace it.' : undefined
             }
             error={errors[path('api_key')]}
-          >
-            {(control) => (
-              <input
-                {...control}
-                type="password"
-                autoComplete="off"
-                value={row.apiKey}
-                onFocus={(e) => row.apiKey === MASKED_API_KEY && e.target.select()}
-                onChange={(e) => onChange({ apiKey: e.target.value })}
-              />
-            )}
-          </Field>
+            type="password"
+            autoComplete="off"
+            value={row.apiKey}
+            onFocus={(e) => row.apiKey === MASKED_API_KEY && e.target.select()}
+            onChange={(e) => onChange({ apiKey: e.target.value })}
+          />
           {row.kind === 'shttp' && (
-            <Field
+            <InputField
               id={id('timeout')}
               label="Timeout (s)"
               hint="1–3600; empty means 60."
               error={errors[path('timeout')]}
-            >
-              {(control) => (
-                <input
-                  {...control}
-                  className="input-short"
-                  type="number"
-                  min={1}
-                  max={3600}
-                  placeholder="60"
-                  value={row.timeout}
-                  onChange={(e) => onChange({ timeout: e.target.value })}
-                />
-              )}
-            </Field>
+              className="input-short"
+              type="number"
+              min={1}
+              max={3600}
+              placeholder="60"
+              value={row.timeout}
+              onChange={(e) => onChange({ timeout: e.target.value })}
+            />
           )}
         </div>
       )}
@@ -228,30 +208,17 @@ export function McpServersForm({ settings }: { settings: StoredSettings | null }
           </section>
         );
       })}
-      {errors.general.length > 0 && (
-        <Notice tone="error" title="MCP servers were not saved" live>
-          {errors.general.map((message) => (
-            <p key={message}>
-              <TextWithCode text={message} />
-            </p>
-          ))}
-        </Notice>
-      )}
-      {(localProblems || Object.keys(errors.fields).length > 0) && errors.general.length === 0 && (
-        <Notice tone="error" live>
-          <p>MCP servers were not saved: correct the fields marked above.</p>
-        </Notice>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="button-primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save MCP servers'}
-        </button>
-        {save.isSuccess && (
-          <p className="form-success" role="status">
-            MCP servers saved.
-          </p>
-        )}
-      </div>
+      <FormProblems
+        title="MCP servers were not saved"
+        general={errors.general}
+        fieldsMarked={localProblems || Object.keys(errors.fields).length > 0}
+      />
+      <SubmitActions
+        label="Save MCP servers"
+        pendingLabel="Saving…"
+        pending={save.isPending}
+        done={save.isSuccess && 'MCP servers saved.'}
+      />
     </form>
   );
 }

@@ -1,9 +1,7 @@
 import type { Branch, Repository } from '../../../../shared/api/git';
 import { useBranchPages, useBranchSearch } from '../../api/git-queries';
-import { useDebouncedValue } from '../../useDebouncedValue';
 import { Combobox, type ComboboxOption } from '../Combobox';
-
-const SEARCH_DELAY_MS = 250;
+import { searchResults, useSearchText } from './search-results';
 
 interface BranchPickerProps {
   repository: Repository;
@@ -21,26 +19,19 @@ function branchOption(branch: Branch, defaultBranch: string | null): ComboboxOpt
 
 /** The branch to clone; the repository's default branch until another is chosen. */
 export function BranchPicker({ repository, selected, onSelect, query, onQueryChange }: BranchPickerProps) {
-  const typed = query.trim();
-  const search = useDebouncedValue(typed, SEARCH_DELAY_MS);
+  const text = useSearchText(query);
   const pages = useBranchPages(repository.full_name);
-  const found = useBranchSearch(repository.full_name, repository.git_provider, search);
-  const listed = pages.data?.pages.flatMap((page) => page.branches) ?? [];
-  const answered = found.data !== undefined && !found.isPlaceholderData && search === typed;
-  // Until the provider answers the search, the branches already loaded that match stand in for its results.
-  const branches = !typed
-    ? listed
-    : answered
-      ? (found.data ?? [])
-      : listed.filter((branch) => branch.name.toLowerCase().includes(typed.toLowerCase()));
-
-  let status: string | null = null;
-  const failed = typed ? found.error : pages.error;
-  if (failed) status = `Branches could not be loaded: ${failed.message}`;
-  else if (typed && !answered) status = `Searching for “${typed}”…`;
-  else if (!typed && pages.isPending) status = 'Loading branches…';
-  else if (branches.length === 0)
-    status = typed ? `No branch matches “${typed}”.` : 'This repository has no branches yet.';
+  const found = useBranchSearch(repository.full_name, repository.git_provider, text.search);
+  const {
+    items: branches,
+    status,
+    loadMore,
+  } = searchResults(text, pages, found, {
+    listed: pages.data?.pages.flatMap((page) => page.branches) ?? [],
+    nameOf: (branch) => branch.name,
+    noun: { one: 'branch', many: 'branches' },
+    emptyList: 'This repository has no branches yet.',
+  });
 
   return (
     <Combobox
@@ -53,12 +44,7 @@ export function BranchPicker({ repository, selected, onSelect, query, onQueryCha
       options={branches.map((branch) => branchOption(branch, repository.main_branch))}
       onSelect={onSelect}
       status={status}
-      {...(!typed && pages.hasNextPage
-        ? {
-            onLoadMore: () => void pages.fetchNextPage(),
-            loadMoreLabel: pages.isFetchingNextPage ? 'Loading more…' : 'Load more branches',
-          }
-        : {})}
+      {...loadMore}
     />
   );
 }

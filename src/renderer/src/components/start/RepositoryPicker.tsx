@@ -1,10 +1,9 @@
 import type { Repository } from '../../../../shared/api/git';
 import type { GitProvider } from '../../../../shared/api/settings';
 import { useRepositoryPages, useRepositorySearch } from '../../api/git-queries';
-import { useDebouncedValue } from '../../useDebouncedValue';
 import { Combobox, type ComboboxOption } from '../Combobox';
+import { searchResults, useSearchText } from './search-results';
 
-const SEARCH_DELAY_MS = 250;
 export const NO_REPOSITORY_LABEL = 'No repository';
 
 export const PROVIDER_LABELS: Record<GitProvider, string> = {
@@ -44,31 +43,26 @@ export function RepositoryPicker({
   query,
   onQueryChange,
 }: RepositoryPickerProps) {
-  const typed = query.trim();
-  const search = useDebouncedValue(typed, SEARCH_DELAY_MS);
+  const text = useSearchText(query);
   const pages = useRepositoryPages(provider);
-  const found = useRepositorySearch(provider, search);
-  const listed = pages.data?.pages.flat() ?? [];
-  const answered = found.data !== undefined && !found.isPlaceholderData && search === typed;
-  // Until the provider answers the search, the repositories already loaded that match stand in for its results.
-  const repositories = !typed
-    ? listed
-    : answered
-      ? (found.data ?? [])
-      : listed.filter((repo) => repo.full_name.toLowerCase().includes(typed.toLowerCase()));
+  const found = useRepositorySearch(provider, text.search);
+  const {
+    items: repositories,
+    status,
+    loadMore,
+  } = searchResults(text, pages, found, {
+    listed: pages.data?.pages.flat() ?? [],
+    nameOf: (repository) => repository.full_name,
+    noun: { one: 'repository', many: 'repositories' },
+    emptyList: 'No repositories on this account yet.',
+  });
 
   const options: ComboboxOption<Repository | null>[] = [
-    ...(typed ? [] : [{ key: 'none', value: null, label: NO_REPOSITORY_LABEL, detail: 'empty workspace' }]),
+    ...(text.typed
+      ? []
+      : [{ key: 'none', value: null, label: NO_REPOSITORY_LABEL, detail: 'empty workspace' }]),
     ...repositories.map(repositoryOption),
   ];
-
-  let status: string | null = null;
-  const failed = typed ? found.error : pages.error;
-  if (failed) status = `Repositories could not be loaded: ${failed.message}`;
-  else if (typed && !answered) status = `Searching for “${typed}”…`;
-  else if (!typed && pages.isPending) status = 'Loading repositories…';
-  else if (repositories.length === 0)
-    status = typed ? `No repository matches “${typed}”.` : 'No repositories on this account yet.';
 
   return (
     <div className="repository-picker">
@@ -102,12 +96,7 @@ export function RepositoryPicker({
         options={options}
         onSelect={onSelect}
         status={status}
-        {...(!typed && pages.hasNextPage
-          ? {
-              onLoadMore: () => void pages.fetchNextPage(),
-              loadMoreLabel: pages.isFetchingNextPage ? 'Loading more…' : 'Load more repositories',
-            }
-          : {})}
+        {...loadMore}
       />
     </div>
   );
