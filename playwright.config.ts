@@ -7,8 +7,9 @@ export default defineConfig({
   globalSetup: './e2e/support/global-setup.ts',
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list']],
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Generous: a conversation's first events wait for a Docker sandbox to start, which a busy machine slows.
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
   use: {
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
