@@ -66,11 +66,12 @@ test('configure, start on a repository, confirm a risky command, review the diff
   await page.goto(service.link);
   await configureModel(page, llm.baseUrl);
 
-  // The git token: the settings screen for providers is not part of this UI yet, so the API stores it.
-  const stored = await service.api('POST', '/api/add-git-providers', {
-    provider_tokens: { github: { token: TOKEN, host: repositories.git.host } },
-  });
-  expect(stored.status).toBe(200);
+  // The git token, checked by the (fake) GitHub; its host is the git server the sandbox clones from.
+  await page.getByLabel('Git provider', { exact: true }).selectOption('github');
+  await page.getByLabel('Host (optional)').fill(repositories.git.host);
+  await page.getByLabel('Token', { exact: true }).fill(TOKEN);
+  await page.getByRole('button', { name: 'Save token' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'GitHub token saved.' })).toBeVisible();
 
   agent.say(
     {
@@ -90,6 +91,9 @@ test('configure, start on a repository, confirm a risky command, review the diff
     { toolCalls: [{ name: 'execute_bash', args: { command: RISKY, security_risk: 'HIGH' } }] },
     { text: 'Fixed `add`; the tests pass.' },
   );
+
+  // The repository picker needs a provider that lists repositories (e2e/home-flow.spec.ts covers it with
+  // that fake); this fake GitHub only answers the access check, so the API starts the conversation.
   const created = await service.api('POST', '/api/conversations', {
     repository: 'acme/app',
     git_provider: 'github',
