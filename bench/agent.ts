@@ -6,6 +6,7 @@
  * Run: node --import tsx --import ./scripts/lib/raw-import.mjs bench/agent.ts
  */
 import Docker from 'dockerode';
+import diagnostics from 'node:diagnostics_channel';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { AgentLoop } from '../src/service/agent/agent-loop';
 import { AgentStateStore } from '../src/service/agent/agent-state-store';
 import { createLlmClient } from '../src/service/agent/llm/llm-client';
+import type { LlmClient } from '../src/service/agent/llm/llm-types';
 import { EditHistory } from '../src/service/agent/tools/str-replace-editor/edit-history';
 import { Editor } from '../src/service/agent/tools/str-replace-editor/editor';
 import { ToolRegistry } from '../src/service/agent/tools/registry';
@@ -74,6 +76,29 @@ function timedShell(shell: ShellSession, into: Interval[]): ShellSession {
   return shell;
 }
 
+/** Records when each model call starts and returns, to split a step into the agent's and the client's part. */
+function timedLlm(llm: LlmClient, into: Interval[]): LlmClient {
+  const complete = llm.complete.bind(llm);
+  return {
+    ...llm,
+    async complete(request) {
+      const start = performance.now();
+      try {
+        return await complete(request);
+      } finally {
+        into.push({ start, end: performance.now() });
+      }
+    },
+  };
+}
+
+/** When fetch has written each request body (Node's undici reports it on a diagnostics channel). */
+function requestsSent(): number[] {
+  const sent: number[] = [];
+  diagnostics.subscribe('undici:request:bodySent', () => sent.push(performance.now()));
+  return sent;
+}
+
 function cpuMs(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1000;
 }
@@ -110,6 +135,8 @@ const llm = await startScriptedLlmProcess([...steps, { text: 'Done.' }], {
   channels: [{ marker: CONDENSER_MARKER, step: { text: 'USER_CONTEXT: a benchmark of trivial commands.' } }],
 });
 const shellTimes: Interval[] = [];
+const modelCalls: Interval[] = [];
+const bodiesSent = requestsSent();
 const shell = timedShell(new ShellSession(new DockerShellTransport(container)), shellTimes);
 try {
   await shell.start();
@@ -121,7 +148,10 @@ try {
     conversationId: CONVERSATION,
     events,
     masker: new SecretMasker(['bench-secret-value']),
-    llm: createLlmClient({ model: 'openai/gpt-4o', apiKey: 'sk-bench', baseUrl: llm.baseUrl }),
+    llm: timedLlm(
+      createLlmClient({ model: 'openai/gpt-4o', apiKey: 'sk-bench', baseUrl: llm.baseUrl }),
+      modelCalls,
+    ),
     tools: new ToolRegistry(),
     toolContext: {
       shell,
@@ -176,14 +206,26 @@ try {
     const start = results[i] as number;
     return end - start - within(servers, start, end) - within(shellTimes, start, end);
   });
-  // Where the overhead goes: before the model call, between its reply and the command, after the command.
+  // Where the overhead goes: the agent's own work before and after the model call, the AI SDK client's
+  // work around the HTTP exchange (building and sending the request, parsing the streamed reply), and
+  // recording the command's result.
   const agentCalls = loopCalls.filter((c) => c.markers.length === 0);
   const phases = results.slice(1).flatMap((end, i) => {
     const start = results[i] as number;
-    const call = agentCalls.filter((c) => c.startedAt > start && c.startedAt < end).at(-1);
+    const server = agentCalls.filter((c) => c.startedAt > start && c.startedAt < end).at(-1);
+    const client = modelCalls.filter((c) => c.start > start && c.end < end).at(-1);
+    const sent = bodiesSent.filter((t) => server && t < server.startedAt).at(-1);
     const command = shellTimes.find((t) => t.start > start && t.end <= end);
-    if (!call?.endedAt || !command) return [];
-    return [[call.startedAt - start, command.start - call.endedAt, end - command.end]];
+    if (!server?.endedAt || !client || sent === undefined || !command) return [];
+    return [
+      [
+        client.start - start,
+        sent - client.start,
+        client.end - server.endedAt,
+        command.start - client.end,
+        end - command.end,
+      ],
+    ];
   });
   const condensations = loopCalls.length - agentCalls.length;
 
@@ -232,7 +274,7 @@ try {
       50,
     ).toFixed(2);
   console.log(
-    `agent loop median phases: before the model call ${phase(0)} ms, reply to command ${phase(1)} ms, command to result ${phase(2)} ms`,
+    `agent loop median phases: agent before the model call ${phase(0)} ms; model client: request built and sent ${phase(1)} ms, reply parsed after the server's last byte ${phase(2)} ms; agent from reply to command ${phase(3)} ms; command to result ${phase(4)} ms`,
   );
   console.log(
     `target: median <= ${TARGET_MEDIAN_MS} ms (machine load average: ${os.loadavg()[0]?.toFixed(1)})`,

@@ -622,9 +622,13 @@ export class AgentLoop {
     };
   }
 
-  /** The conversation's events: read from the log once, then only the new ones (the log is append-only). */
+  /**
+   * The conversation's events: read from the log once, then only the new ones (the log is append-only).
+   * The loop's own events are kept as it appends them, so the log is read only for events others added.
+   */
   private history(): V0Event[] {
     const last = this.seen.at(-1)?.id ?? -1;
+    if (this.deps.events.lastId(this.deps.conversationId) === last) return this.seen;
     for (const event of this.deps.events.after(this.deps.conversationId, last)) this.seen.push(event);
     return this.seen;
   }
@@ -668,6 +672,9 @@ export class AgentLoop {
   }
 
   private append(event: NewEvent): V0Event {
-    return this.deps.events.append(this.deps.conversationId, event, this.deps.masker);
+    const stored = this.deps.events.append(this.deps.conversationId, event, this.deps.masker);
+    // Ids are gap-free: the next id means nothing was appended by others since the last event seen.
+    if (stored.id === (this.seen.at(-1)?.id ?? -1) + 1) this.seen.push(stored);
+    return stored;
   }
 }

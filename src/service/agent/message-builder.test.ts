@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { V0Event } from '../../shared/api/events';
 import { mcpImageEvents, PIXEL_BASE64 } from '../../../test/mcp/fixtures/image-events';
 import { buildMessages } from './message-builder';
 
@@ -21,8 +22,21 @@ describe('buildMessages with images in tool results', () => {
     ]);
   });
 
-  it('leaves them out for a model without vision', () => {
+  it('says [image omitted] in the result for a model without vision (the model was switched)', () => {
     const messages = buildMessages(mcpImageEvents(), 'openai/o3-mini');
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(messages[2]?.content).toEqual([
+      expect.objectContaining({ output: { type: 'text', value: 'the page\n[image omitted]' } }),
+    ]);
+  });
+
+  it("says [image omitted] for a user's images when the model has no vision", () => {
+    const [message, ...rest] = mcpImageEvents();
+    const withImages = {
+      ...message,
+      args: { content: 'look', image_urls: [`data:image/png;base64,${PIXEL_BASE64}`] },
+    };
+    const messages = buildMessages([withImages as V0Event, ...rest], 'openai/o3-mini');
+    expect(messages[0]).toEqual({ role: 'user', content: 'look\n[image omitted]' });
   });
 });

@@ -1,4 +1,5 @@
 import type { V0Event } from '../../shared/api/events';
+import { IMAGE_OMITTED } from '../mcp/tool-result';
 import { SUMMARY_OBSERVATION } from './condenser/condensed-view';
 import { imageParts } from './images';
 import type { ModelMessage } from './llm/llm-types';
@@ -32,7 +33,7 @@ function cutMiddle(text: string): string {
 }
 
 /** The text the model reads for an observation. */
-function resultText(event: V0Event): string {
+function observationText(event: V0Event): string {
   const content = event.content ?? '';
   if (event.observation === 'error') return content + ERROR_SUFFIX;
   if (event.observation === 'user_rejected') {
@@ -62,7 +63,7 @@ function resultImagesMessage(
   images: Map<string, string[]>,
   model: string | undefined,
 ): ModelMessage | null {
-  if (!model || !supportsVision(model)) return null;
+  if (!seesImages(model)) return null;
   const content = calls.flatMap((call) => {
     const urls = images.get(call.id) ?? [];
     if (urls.length === 0) return [];
@@ -72,10 +73,30 @@ function resultImagesMessage(
   return content.length > 0 ? { role: 'user', content } : null;
 }
 
+function seesImages(model: string | undefined): model is string {
+  return model !== undefined && supportsVision(model);
+}
+
+/**
+ * Text followed by `[image omitted]` for each image: images kept for a vision model (a user's, or a tool
+ * result's) still say they were there after a switch to a model without vision.
+ */
+function withOmittedImages(text: string, images: readonly string[]): string {
+  return [text, ...images.map(() => IMAGE_OMITTED)].join('\n');
+}
+
 /** A user message's text, followed by its images (`Image N:` before each) when the model can see them. */
 function userContent(text: string, images: string[], model: string | undefined) {
-  if (images.length === 0 || !model || !supportsVision(model)) return text;
+  if (images.length === 0) return text;
+  if (!seesImages(model)) return withOmittedImages(text, images);
   return [{ type: 'text' as const, text }, ...imageParts(images, model)];
+}
+
+/** What a tool result says to the model, with `[image omitted]` for images a model without vision cannot see. */
+function resultText(response: OpenResponse, callId: string, model: string | undefined): string {
+  const text = response.results.get(callId) as string;
+  const images = response.images.get(callId) ?? [];
+  return images.length > 0 && !seesImages(model) ? withOmittedImages(text, images) : text;
 }
 
 function argument(event: V0Event, name: string): string {
@@ -117,7 +138,7 @@ export function buildMessages(events: V0Event[], model?: string): ModelMessage[]
         type: 'tool-result' as const,
         toolCallId: c.id,
         toolName: c.name,
-        output: { type: 'text' as const, value: response.results.get(c.id) as string },
+        output: { type: 'text' as const, value: resultText(response, c.id, model) },
       })),
     });
     const images = resultImagesMessage(answered, response.images, model);
@@ -179,7 +200,7 @@ export function buildMessages(events: V0Event[], model?: string): ModelMessage[]
         // A call answered without running (unknown tool, invalid arguments): the model still made it.
         response.calls.push({ id: call.tool_call_id, name: call.function_name, input: call.arguments ?? {} });
       }
-      response.results.set(call.tool_call_id, resultText(event));
+      response.results.set(call.tool_call_id, observationText(event));
       response.images.set(call.tool_call_id, imagesOf(event, 'extras'));
     }
   }

@@ -291,6 +291,35 @@ describe('detectStuck', () => {
   });
 });
 
+describe('detectStuck on long conversations (it looks back only as far as the patterns need)', () => {
+  const varied = (count: number) =>
+    Array.from({ length: count }, (_, i) => [run(`step ${i}`), ran(`step ${i}`, 0)]).flat();
+
+  it('finds a loop at the end of 1,000 steps, with its first event', () => {
+    const events = log(...start, ...varied(1000), ...times(4, view('/a'), viewed('/a', 'A')));
+    expect(detectStuck(events)).toEqual({ pattern: 1, loopStartId: 2001 });
+    expect(detectStuck(events.slice(0, -2))).toBeNull();
+  });
+
+  it('finds 3 equal messages however many actions without observations lie between them', () => {
+    const said = agentMessage('Still thinking.', {});
+    const think: NewEvent = { source: 'agent', message: 'Thinking', action: 'think', args: { thought: 't' } };
+    const events = log(...start, ...varied(50), said, ...times(8, think), said, ...times(8, think), said);
+    expect(detectStuck(events)).toEqual({ pattern: 3, loopStartId: 101 });
+  });
+
+  it('sees a condensation that forgot part of a loop, and a long run of condensations', () => {
+    const loop = times(4, view('/a'), viewed('/a', 'A'));
+    const forget: NewEvent = {
+      ...condensation(),
+      args: { forgotten_events_start_id: 601, forgotten_events_end_id: 604, summary: '', summary_offset: 1 },
+    };
+    expect(detectStuck(log(...start, ...varied(300), ...loop, forget))).toBeNull();
+    const condensed = log(...start, ...varied(300), ...times(12, condensationRequest(), condensation()));
+    expect(detectStuck(condensed)).toEqual({ pattern: 5, loopStartId: 602 });
+  });
+});
+
 describe('loopDetectionEvent', () => {
   it('is an environment loop_detection observation with the pattern, the start and a hidden mark', () => {
     const event = loopDetectionEvent({ pattern: 1, loopStartId: 7 });

@@ -1,5 +1,9 @@
 import type { NewEvent, V0Event } from '../../shared/api/events';
-import { CONDENSATION_ACTION, condensationRecord } from './condenser/condensation-event';
+import {
+  CONDENSATION_ACTION,
+  condensationRecord,
+  type CondensationRecord,
+} from './condenser/condensation-event';
 
 export type StuckPattern = 1 | 2 | 3 | 4 | 5;
 
@@ -71,21 +75,6 @@ function isCondensation(event: V0Event): boolean {
   return event.action === CONDENSATION_ACTION || event.action === 'condensation_request';
 }
 
-/** The events the patterns look at: after the last user message, without user, null, hidden or state events. */
-function eventsInScope(events: V0Event[]): V0Event[] {
-  const lastUserMessage = events.findLastIndex((e) => e.source === 'user' && e.action === 'message');
-  const recent = events.slice(lastUserMessage + 1);
-  const condensations = recent.filter((e) => e.action === CONDENSATION_ACTION).map(condensationRecord);
-  return recent.filter(
-    (e) =>
-      e.source !== 'user' &&
-      !condensations.some((c) => c.forgets(e.id)) &&
-      !isHidden(e) &&
-      !(e.action !== undefined && IGNORED_ACTIONS.has(e.action)) &&
-      !(e.observation !== undefined && IGNORED_OBSERVATIONS.has(e.observation)),
-  );
-}
-
 /**
  * The actions and observations in order. A call answered without running (an unknown tool, invalid
  * arguments) has no action event: its observation stands for the call as well, so repeating it is seen.
@@ -119,21 +108,86 @@ function eventSteps(event: V0Event): Step[] {
   return steps;
 }
 
-/** The steps of each event, worked out once: the loop passes the same (immutable) event objects each step. */
+/**
+ * The steps and the condensation record of each event, worked out once: the loop passes the same
+ * (immutable) event objects on every step.
+ */
 const stepsByEvent = new WeakMap<V0Event, Step[]>();
+const condensations = new WeakMap<V0Event, CondensationRecord>();
 
-function stepsOf(events: V0Event[]): Step[] {
-  return events.flatMap((event) => {
-    let steps = stepsByEvent.get(event);
-    if (!steps) {
-      steps = eventSteps(event);
-      stepsByEvent.set(event, steps);
-    }
-    return steps;
-  });
+function stepsOf(event: V0Event): Step[] {
+  let steps = stepsByEvent.get(event);
+  if (!steps) {
+    steps = eventSteps(event);
+    stepsByEvent.set(event, steps);
+  }
+  return steps;
 }
 
-/** The last `count` steps of one kind, oldest first, or null when there are fewer. */
+function recordOf(event: V0Event): CondensationRecord {
+  let record = condensations.get(event);
+  if (!record) {
+    record = condensationRecord(event);
+    condensations.set(event, record);
+  }
+  return record;
+}
+
+function counts(event: V0Event): boolean {
+  return (
+    event.source !== 'user' &&
+    !isHidden(event) &&
+    !(event.action !== undefined && IGNORED_ACTIONS.has(event.action)) &&
+    !(event.observation !== undefined && IGNORED_OBSERVATIONS.has(event.observation))
+  );
+}
+
+/** What the patterns need of the newest steps: 6 of each kind, the last 3 messages, the trailing condensations. */
+class TailNeeds {
+  private actions = 0;
+  private observations = 0;
+  private messages = 0;
+  private messagesSettled = false;
+  private condensationsSettled = false;
+
+  add(event: V0Event, steps: Step[]): void {
+    if (!isCondensation(event)) this.condensationsSettled = true;
+    // Newest first: an observation after a message means no 3 messages run without one in between.
+    for (const step of steps.toReversed()) {
+      if (step.kind === 'action') this.actions += 1;
+      else this.observations += 1;
+      if (step.isMessage) this.messages += 1;
+      if (step.kind === 'observation' && this.messages > 0) this.messagesSettled = true;
+    }
+    if (this.messages >= 3) this.messagesSettled = true;
+  }
+
+  get met(): boolean {
+    return this.actions >= 6 && this.observations >= 6 && this.messagesSettled && this.condensationsSettled;
+  }
+}
+
+/**
+ * The newest events the patterns look at, oldest first: after the last user message, without user, null,
+ * hidden or state events, and events a condensation forgot. Scanned from the end, only as far back as the
+ * patterns look, so that a long conversation costs no more per step than a short one.
+ */
+function eventsInScope(events: V0Event[]): V0Event[] {
+  const scope: V0Event[] = [];
+  const forgetting: CondensationRecord[] = [];
+  const needs = new TailNeeds();
+  for (let i = events.length - 1; i >= 0 && !needs.met; i--) {
+    const event = events[i] as V0Event;
+    if (event.source === 'user' && event.action === 'message') break;
+    // A condensation only forgets events before it, all still ahead in this scan.
+    if (event.action === CONDENSATION_ACTION) forgetting.push(recordOf(event));
+    if (!counts(event) || forgetting.some((c) => c.forgets(event.id))) continue;
+    scope.push(event);
+    needs.add(event, stepsOf(event));
+  }
+  return scope.reverse();
+}
+
 /** The last `count` steps that pass `test`, oldest first (scanned from the end: histories grow long). */
 function lastWhere(steps: Step[], test: (step: Step) => boolean, count: number): Step[] {
   const found: Step[] = [];
@@ -144,6 +198,7 @@ function lastWhere(steps: Step[], test: (step: Step) => boolean, count: number):
   return found;
 }
 
+/** The last `count` steps of one kind, oldest first, or null when there are fewer. */
 function lastOfKind(steps: Step[], kind: Step['kind'], count: number): Step[] | null {
   const found = lastWhere(steps, (s) => s.kind === kind, count);
   return found.length === count ? found : null;
@@ -213,7 +268,7 @@ function repeatedCondensations(events: V0Event[]): number | null {
 export function detectStuck(events: V0Event[]): StuckDetection | null {
   const scope = eventsInScope(events);
   if (scope.length < MIN_EVENTS) return null;
-  const steps = stepsOf(scope);
+  const steps = scope.flatMap(stepsOf);
   const checks: [StuckPattern, () => number | null][] = [
     [1, () => repeatedActionAndObservation(steps)],
     [2, () => repeatedActionWithErrors(steps)],

@@ -10,8 +10,11 @@ import { DEFAULT_LLM_TIMING, retryDelayS, type LlmTiming } from './retry-policy'
 import type { StreamedCallResult } from './streamed-call';
 import { estimatedUsage, providerReportedCost, reportedUsage, resolveCost } from './usage-and-cost';
 
+/** One signal for the client's and the call's; `AbortSignal.any` only when both are set (it is not free). */
 function combinedSignal(...signals: (AbortSignal | undefined)[]): AbortSignal {
-  return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
+  const given = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (given.length === 1) return given[0] as AbortSignal;
+  return AbortSignal.any(given);
 }
 
 type SdkCalls = typeof import('./sdk-calls');

@@ -41,8 +41,20 @@ function toolChars(definitions: LlmToolDefinition[]): number {
   return chars;
 }
 
-/** Characters of text a message carries (images and files are not counted). */
+/** Characters per message, kept: the prompt is sized for the condenser and again for the call. */
+const charsByMessage = new WeakMap<ModelMessage, number>();
+
 function messageChars(message: ModelMessage): number {
+  let chars = charsByMessage.get(message);
+  if (chars === undefined) {
+    chars = countChars(message);
+    charsByMessage.set(message, chars);
+  }
+  return chars;
+}
+
+/** Characters of text a message carries (images and files are not counted). */
+function countChars(message: ModelMessage): number {
   if (typeof message.content === 'string') return message.content.length;
   return message.content.reduce((sum, part) => {
     if (part.type === 'text' || part.type === 'reasoning') return sum + part.text.length;
