@@ -124,6 +124,9 @@ describe.skipIf(skip !== null)('a full disk under the data folder', () => {
     const secret = await api('POST', '/api/secrets', { body: { name: 'BIG', value: 'v'.repeat(65_536) } });
     expect([201, 507]).toContain(secret.status);
 
+    // The agent settles, and the API says how, though the disk had no room to record it.
+    await untilAgentState(api, id, ['awaiting_user_input', 'error']);
+
     // Reads keep working and the process is alive.
     expect((await api('GET', '/alive', { key: null })).status).toBe(200);
     expect((await api('GET', `/api/conversations/${id}`)).status).toBe(200);

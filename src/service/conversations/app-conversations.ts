@@ -213,9 +213,9 @@ export class AppConversations {
       updated_at: record.lastUpdatedAt,
       sandbox_status: sandbox?.status ?? null,
       execution_status:
-        record.status === 'STOPPED' || !record.agentState
+        record.status === 'STOPPED' || !info.agent_state
           ? null
-          : (EXECUTION_STATUS[record.agentState] ?? null),
+          : (EXECUTION_STATUS[info.agent_state] ?? null),
       conversation_url: `http://127.0.0.1:${this.ctx.port()}/api/conversations/${record.id}`,
       session_api_key: info.session_api_key,
     };

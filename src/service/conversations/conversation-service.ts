@@ -143,7 +143,8 @@ export class ConversationService {
       conversation_version: record.version,
       sub_conversation_ids: this.store.childrenOf(record.id),
       sandbox_id: record.sandboxId,
-      agent_state: record.agentState,
+      // The loop's own state first: it changes even when the disk is too full to record the change.
+      agent_state: this.runtimes.get(record.id)?.loop?.state ?? record.agentState,
     };
   }
 
