@@ -98,7 +98,7 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
       },
     ]);
     expect(statuses.messages()).toContain(
-      'MCP server "ghost" could not be reached: spawn no-such-mcp-server ENOENT',
+      'MCP server "ghost" could not start: command "no-such-mcp-server" was not found on this computer\'s PATH.',
     );
     expect(statuses.messages().some((s) => s.includes('"echo"'))).toBe(false);
     expect(hostProcessRuns(server)).toBe(true);

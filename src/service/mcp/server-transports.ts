@@ -2,6 +2,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import path from 'node:path';
+import which from 'which';
 import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { runInContainer } from '../sandbox/files/container-command';
 import { bundledNode, isBundledCommand, RUNTIME_BIN } from './bundled-runtime';
@@ -37,6 +39,12 @@ async function commandExists(
   return found.exitCode === 0;
 }
 
+/** Whether a bare command is on the host's PATH; a path (`./server`) is left for the spawn to find. */
+async function hostCommandExists(command: string, pathVariable: string | undefined): Promise<boolean> {
+  if (command.includes('/') || command.includes(path.sep)) return true;
+  return (await which(command, { nothrow: true, ...(pathVariable ? { path: pathVariable } : {}) })) !== null;
+}
+
 /** Whether Dockhand's bundled runtime now provides a command the sandbox lacks (`node`, `npx`). */
 function bundledRuntimeProvides(container: Parameters<typeof runInContainer>[0], command: string) {
   return isBundledCommand(command)
@@ -51,10 +59,16 @@ function bundledRuntimeProvides(container: Parameters<typeof runInContainer>[0],
  */
 export async function stdioTransport(server: StdioServer, target: SandboxTarget): Promise<Transport> {
   if (target.kind === 'process') {
+    const env = { ...getDefaultEnvironment(), ...target.env, ...server.env };
+    if (!(await hostCommandExists(server.command, env.PATH))) {
+      throw new ServerStartError(
+        `MCP server "${server.name}" could not start: command "${server.command}" was not found on this computer's PATH.`,
+      );
+    }
     return new StdioClientTransport({
       command: server.command,
       args: server.args,
-      env: { ...getDefaultEnvironment(), ...target.env, ...server.env },
+      env,
       cwd: target.workingDir,
       stderr: 'pipe',
     });
