@@ -73,14 +73,16 @@ function factsOf(error: unknown): ErrorFacts {
         (typeof code === 'string' && /^(E[A-Z]+|UND_ERR)/.test(code)),
     };
   }
-  // Providers report in-stream errors as plain objects: `{type, message}` (Anthropic) or `{message, code}`.
+  // Providers report in-stream errors as plain objects: `{type, message}` (Anthropic), `{message, code}`, or
+  // the SDK's provider stream error `{message, type, code, statusCode, isRetryable}`.
   if (error && typeof error === 'object') {
-    const fields = error as { message?: unknown; type?: unknown; code?: unknown };
+    const fields = error as { message?: unknown; type?: unknown; code?: unknown; statusCode?: unknown };
     const message = typeof fields.message === 'string' ? fields.message : JSON.stringify(error);
     const type = `${String(fields.type ?? '')} ${String(fields.code ?? '')}`;
     const overloaded = /overloaded_error|api_error|server_error/.test(type);
+    const status = typeof fields.statusCode === 'number' ? fields.statusCode : undefined;
     return {
-      httpStatus: /rate_limit/.test(type) ? 429 : overloaded ? 503 : undefined,
+      httpStatus: status ?? (/rate_limit/.test(type) ? 429 : overloaded ? 503 : undefined),
       message,
       text: `${type} ${message}`.toLowerCase(),
       transport: false,

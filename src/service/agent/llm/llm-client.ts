@@ -1,6 +1,6 @@
 import type { ClassifyContext } from './classify-llm-error';
 import { LLM_STATUS, LlmError, abortedError } from './llm-errors';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmClient, LlmClientConfig, LlmRequest, LlmResponse, LlmRetryInfo } from './llm-types';
 import { resolveModelRoute } from './model-routing';
 import { supportsNativeTools } from './model-table';
@@ -51,7 +51,7 @@ function retryInfo(error: LlmError, attempt: number, retryInS: number, maxRetrie
  */
 export function createLlmClient(config: LlmClientConfig): LlmClient {
   const route = resolveModelRoute(config.model, config.baseUrl);
-  let model: LanguageModel | undefined;
+  let model: LanguageModelV4 | undefined;
   const timing: LlmTiming = { ...DEFAULT_LLM_TIMING, ...config.timing };
   const prices = config.prices ?? new PriceTable();
   const secrets = config.apiKey ? [config.apiKey] : [];

@@ -68,6 +68,8 @@ describe('classifyLlmError', () => {
     expect(classifyLlmError({ code: 'context_length_exceeded', message: 'too long' }, context).kind).toBe(
       'context_overflow',
     );
+    const streamError = { message: 'Upstream busy', code: 'busy', statusCode: 503, isRetryable: true };
+    expect(classifyLlmError(streamError, context)).toMatchObject({ kind: 'transient', httpStatus: 503 });
   });
 
   it('treats timeouts and broken connections as transient', () => {

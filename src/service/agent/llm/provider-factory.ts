@@ -1,18 +1,20 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { modelFetch } from './http-transport';
 import type { ModelRoute } from './model-routing';
 
 /**
- * The AI SDK model for a route. A missing key is sent empty (local servers ignore it) rather than
- * letting the SDK fall back to environment variables.
+ * The AI SDK provider's model for a route, on Dockhand's model-call transport unless a `fetch` is given.
+ * A missing key is sent empty (local servers ignore it) rather than letting the SDK fall back to
+ * environment variables.
  */
 export function languageModelFor(
   route: ModelRoute,
   apiKey: string | null | undefined,
-  fetch?: typeof globalThis.fetch,
-): LanguageModel {
+  fetch: typeof globalThis.fetch = modelFetch,
+): LanguageModelV4 {
   const key = apiKey ?? '';
   switch (route.provider) {
     case 'anthropic':

@@ -1,16 +1,10 @@
-import {
-  createIdGenerator,
-  experimental_streamLanguageModelCall as streamLanguageModelCall,
-  jsonSchema,
-  type LanguageModel,
-  type LanguageModelStreamPart,
-  type LanguageModelUsage,
-  type ToolSet,
-} from 'ai';
+import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
+import { createIdGenerator } from 'ai';
 import { LlmTimeout } from './llm-errors';
-import type { LlmToolCall, LlmToolDefinition } from './llm-types';
+import type { LlmToolCall } from './llm-types';
 import type { PreparedCall } from './request-preparation';
 import type { LlmTiming } from './retry-policy';
+import { providerPrompt, providerTools } from './provider-prompt';
 import { parseTextToolCalls } from './text-tool-format';
 
 /** What one streamed model call produced, before usage and cost are worked out. */
@@ -18,7 +12,7 @@ export interface StreamedCallResult {
   text: string;
   toolCalls: LlmToolCall[];
   finishReason: string;
-  usage: LanguageModelUsage | undefined;
+  usage: LanguageModelV4Usage | undefined;
   responseId: string;
   modelId: string;
   headers: Record<string, string> | undefined;
@@ -61,22 +55,7 @@ function watchdog(controller: AbortController, timing: LlmTiming) {
   };
 }
 
-/** The SDK tool set for a tool list, built once per list: the agent sends the same list on every step. */
-const toolSets = new WeakMap<LlmToolDefinition[], ToolSet>();
-
-function toolSetFor(definitions: LlmToolDefinition[]): ToolSet {
-  let tools = toolSets.get(definitions);
-  if (!tools) {
-    tools = Object.fromEntries(
-      definitions.map((d) => [d.name, { description: d.description, inputSchema: jsonSchema(d.parameters) }]),
-    );
-    toolSets.set(definitions, tools);
-  }
-  return tools;
-}
-
-type StreamPart = LanguageModelStreamPart<ToolSet>;
-type FinishPart = Extract<StreamPart, { type: 'model-call-end' }>;
+type FinishPart = Extract<LanguageModelV4StreamPart, { type: 'finish' }>;
 
 /** The id of a reply whose provider sent none, in the form `streamText` gives it. */
 const replyId = createIdGenerator({ prefix: 'aitxt', size: 24 });
@@ -91,10 +70,10 @@ class ReplyCollector {
   private readonly calls: { id: string; name: string; input: unknown }[] = [];
 
   /** Takes one part; throws the error a provider streamed. */
-  add(part: StreamPart): void {
+  add(part: LanguageModelV4StreamPart): void {
     switch (part.type) {
       case 'text-delta':
-        this.text += part.text;
+        this.text += part.delta;
         break;
       case 'tool-input-delta':
         this.rawArgs.set(part.id, (this.rawArgs.get(part.id) ?? '') + part.delta);
@@ -102,11 +81,11 @@ class ReplyCollector {
       case 'tool-call':
         this.calls.push({ id: part.toolCallId, name: part.toolName, input: part.input });
         break;
-      case 'model-call-response-metadata':
+      case 'response-metadata':
         this.responseId = part.id ?? this.responseId;
         this.modelId = part.modelId ?? this.modelId;
         break;
-      case 'model-call-end':
+      case 'finish':
         this.finish = part;
         break;
       case 'error':
@@ -124,12 +103,13 @@ class ReplyCollector {
 }
 
 /**
- * One streamed call, no retries. Throws what the provider or the watchdog raised, unclassified. It uses the
- * SDK's single-call layer (`streamText` runs the same one inside its multi-step machinery, which costs a
- * few milliseconds of CPU per call that the agent, making one step per call, does not need).
+ * One streamed call, no retries, straight to the AI SDK provider's model (`doStream`). Throws what the
+ * provider or the watchdog raised, unclassified. The SDK's call layer (`streamText`, or its single-call
+ * `streamLanguageModelCall`) would convert the prompt and re-stream every part once more; the agent makes
+ * one step per call and reads the parts itself, so that costs it time on every step for nothing.
  */
 export async function streamedCall(
-  model: LanguageModel,
+  model: LanguageModelV4,
   call: PreparedCall,
   temperature: number | undefined,
   signal: AbortSignal,
@@ -144,11 +124,9 @@ export async function streamedCall(
   const reply = new ReplyCollector();
   let headers: Record<string, string> | undefined;
   try {
-    const result = await streamLanguageModelCall({
-      model,
-      instructions: call.instructions,
-      messages: call.messages,
-      tools: call.nativeTools && toolSetFor(call.nativeTools),
+    const result = await model.doStream({
+      prompt: await providerPrompt(call.instructions, call.messages, model, controller.signal),
+      ...(call.nativeTools ? { tools: providerTools(call.nativeTools), toolChoice: { type: 'auto' } } : {}),
       temperature,
       stopSequences: call.stopSequences,
       maxOutputTokens: call.maxOutputTokens,
@@ -172,7 +150,7 @@ export async function streamedCall(
     ...(call.toolFormat === 'text'
       ? parseTextToolCalls(text, call.toolDefinitions)
       : { text, toolCalls: reply.toolCalls() }),
-    finishReason: finish?.finishReason ?? 'unknown',
+    finishReason: finish?.finishReason.unified ?? 'unknown',
     usage: finish?.usage,
     responseId: finish ? (reply.responseId ?? replyId()) : '',
     modelId: reply.modelId ?? '',

@@ -86,27 +86,17 @@ describe('resolveCost', () => {
 });
 
 describe('reportedUsage', () => {
-  it('reads AI SDK usage including cache tokens, and nothing when the provider sent none', () => {
+  it("reads the provider's usage including cache tokens, and nothing when the provider sent none", () => {
     expect(
       reportedUsage({
-        inputTokens: 120,
-        inputTokenDetails: { noCacheTokens: 20, cacheReadTokens: 90, cacheWriteTokens: 10 },
-        outputTokens: 7,
-        outputTokenDetails: { textTokens: 7, reasoningTokens: undefined },
-        totalTokens: 127,
+        inputTokens: { total: 120, noCache: 20, cacheRead: 90, cacheWrite: 10 },
+        outputTokens: { total: 7, text: 7, reasoning: undefined },
       }),
     ).toEqual({ prompt: 120, completion: 7, cache_read: 90, cache_write: 10, estimated: false });
     expect(
       reportedUsage({
-        inputTokens: undefined,
-        inputTokenDetails: {
-          noCacheTokens: undefined,
-          cacheReadTokens: undefined,
-          cacheWriteTokens: undefined,
-        },
-        outputTokens: undefined,
-        outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
-        totalTokens: undefined,
+        inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: undefined, text: undefined, reasoning: undefined },
       }),
     ).toBeUndefined();
   });

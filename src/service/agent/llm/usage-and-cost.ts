@@ -1,4 +1,4 @@
-import type { LanguageModelUsage } from 'ai';
+import type { LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { ModelRoute } from './model-routing';
 import type { PriceTable } from './prices';
 
@@ -21,14 +21,14 @@ export interface LlmCost {
 
 const CHARS_PER_TOKEN = 4;
 
-/** Usage as reported through the AI SDK, or undefined when the provider sent none. */
-export function reportedUsage(usage: LanguageModelUsage | undefined): LlmUsage | undefined {
-  if (usage?.inputTokens === undefined && usage?.outputTokens === undefined) return undefined;
+/** Usage as the AI SDK provider reported it, or undefined when the provider sent none. */
+export function reportedUsage(usage: LanguageModelV4Usage | undefined): LlmUsage | undefined {
+  if (usage?.inputTokens.total === undefined && usage?.outputTokens.total === undefined) return undefined;
   return {
-    prompt: usage.inputTokens ?? 0,
-    completion: usage.outputTokens ?? 0,
-    cache_read: usage.inputTokenDetails.cacheReadTokens ?? 0,
-    cache_write: usage.inputTokenDetails.cacheWriteTokens ?? 0,
+    prompt: usage.inputTokens.total ?? 0,
+    completion: usage.outputTokens.total ?? 0,
+    cache_read: usage.inputTokens.cacheRead ?? 0,
+    cache_write: usage.inputTokens.cacheWrite ?? 0,
     estimated: false,
   };
 }
