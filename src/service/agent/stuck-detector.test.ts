@@ -308,6 +308,14 @@ describe('detectStuck on long conversations (it looks back only as far as the pa
     expect(detectStuck(events)).toEqual({ pattern: 3, loopStartId: 101 });
   });
 
+  it('finds 3 equal messages far behind the newest steps, as the spec counts them', () => {
+    const said = agentMessage('Still thinking.', {});
+    const events = log(...start, ...varied(20), said, said, said, ...varied(300));
+    expect(detectStuck(events)).toEqual({ pattern: 3, loopStartId: 41 });
+    const apart = log(...start, said, ...varied(1), said, said, ...varied(300));
+    expect(detectStuck(apart)).toBeNull();
+  });
+
   it('sees a condensation that forgot part of a loop, and a long run of condensations', () => {
     const loop = times(4, view('/a'), viewed('/a', 'A'));
     const forget: NewEvent = {

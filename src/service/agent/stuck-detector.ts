@@ -153,7 +153,8 @@ class TailNeeds {
   add(event: V0Event, steps: Step[]): void {
     if (!isCondensation(event)) this.condensationsSettled = true;
     // Newest first: an observation after a message means no 3 messages run without one in between.
-    for (const step of steps.toReversed()) {
+    for (let i = steps.length - 1; i >= 0; i--) {
+      const step = steps[i] as Step;
       if (step.kind === 'action') this.actions += 1;
       else this.observations += 1;
       if (step.isMessage) this.messages += 1;
@@ -163,7 +164,16 @@ class TailNeeds {
   }
 
   get met(): boolean {
-    return this.actions >= 6 && this.observations >= 6 && this.messagesSettled && this.condensationsSettled;
+    return this.stepsMet && this.messagesSettled;
+  }
+
+  /** All that is left is finding a message: until one, older events cannot matter to any pattern. */
+  get onlyAMessageMissing(): boolean {
+    return this.stepsMet && this.messages === 0;
+  }
+
+  private get stepsMet(): boolean {
+    return this.actions >= 6 && this.observations >= 6 && this.condensationsSettled;
   }
 }
 
@@ -181,6 +191,7 @@ function eventsInScope(events: V0Event[]): V0Event[] {
     if (event.source === 'user' && event.action === 'message') break;
     // A condensation only forgets events before it, all still ahead in this scan.
     if (event.action === CONDENSATION_ACTION) forgetting.push(recordOf(event));
+    if (needs.onlyAMessageMissing && event.action !== 'message') continue;
     if (!counts(event) || forgetting.some((c) => c.forgets(event.id))) continue;
     scope.push(event);
     needs.add(event, stepsOf(event));

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import { Agent, interceptors, request } from 'undici';
 
 /**
  * The HTTP transport of model calls: the `fetch` the AI SDK providers are given, on undici's `request`.
@@ -9,7 +9,10 @@ import { Agent, request } from 'undici';
  * which delivers everything already received as one chunk.
  */
 
-const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+/** Kept-alive connections; redirects are followed as `fetch` follows them. */
+const dispatcher = new Agent({ keepAliveTimeout: 30_000 }).compose(
+  interceptors.redirect({ maxRedirections: 20 }),
+);
 
 function requestHeaders(headers: HeadersInit | undefined): Record<string, string> {
   if (!headers) return {};
