@@ -1,4 +1,5 @@
 import type { NewEvent, V0Event } from '../../shared/api/events';
+import { weakMemo } from '../weak-memo';
 import {
   CONDENSATION_ACTION,
   condensationRecord,
@@ -108,30 +109,9 @@ function eventSteps(event: V0Event): Step[] {
   return steps;
 }
 
-/**
- * The steps and the condensation record of each event, worked out once: the loop passes the same
- * (immutable) event objects on every step.
- */
-const stepsByEvent = new WeakMap<V0Event, Step[]>();
-const condensations = new WeakMap<V0Event, CondensationRecord>();
-
-function stepsOf(event: V0Event): Step[] {
-  let steps = stepsByEvent.get(event);
-  if (!steps) {
-    steps = eventSteps(event);
-    stepsByEvent.set(event, steps);
-  }
-  return steps;
-}
-
-function recordOf(event: V0Event): CondensationRecord {
-  let record = condensations.get(event);
-  if (!record) {
-    record = condensationRecord(event);
-    condensations.set(event, record);
-  }
-  return record;
-}
+/** The steps and the condensation record of each event, worked out once. */
+const stepsOf = weakMemo(eventSteps);
+const recordOf = weakMemo(condensationRecord);
 
 function counts(event: V0Event): boolean {
   return (

@@ -6,6 +6,7 @@ import type {
 } from '@ai-sdk/provider';
 import { isUrlSupported } from '@ai-sdk/provider-utils';
 import { createDownload, type FilePart, type ModelMessage, type SystemModelMessage } from 'ai';
+import { weakMemo } from '../../weak-memo';
 import type { LlmToolDefinition } from './llm-types';
 
 /**
@@ -16,21 +17,14 @@ import type { LlmToolDefinition } from './llm-types';
 const download = createDownload();
 
 /** The function tools for a tool list, built once per list: the agent sends the same list on every step. */
-const toolLists = new WeakMap<LlmToolDefinition[], LanguageModelV4FunctionTool[]>();
-
-export function providerTools(definitions: LlmToolDefinition[]): LanguageModelV4FunctionTool[] {
-  let tools = toolLists.get(definitions);
-  if (!tools) {
-    tools = definitions.map((d) => ({
-      type: 'function',
-      name: d.name,
-      description: d.description,
-      inputSchema: d.parameters,
-    }));
-    toolLists.set(definitions, tools);
-  }
-  return tools;
-}
+export const providerTools = weakMemo((definitions: LlmToolDefinition[]): LanguageModelV4FunctionTool[] =>
+  definitions.map((d) => ({
+    type: 'function',
+    name: d.name,
+    description: d.description,
+    inputSchema: d.parameters,
+  })),
+);
 
 /** The URL a file part points to (the agent's images are `{type: 'url'}` or `{type: 'data'}`). */
 function urlOf(data: FilePart['data']): URL | null {

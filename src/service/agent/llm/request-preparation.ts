@@ -1,4 +1,5 @@
 import type { ModelMessage, SystemModelMessage } from 'ai';
+import { weakMemo } from '../../weak-memo';
 import type { LlmRequest, LlmToolDefinition, ToolCallFormat } from './llm-types';
 import type { ModelRoute } from './model-routing';
 import { TEXT_FORMAT_STOP, textToolInstructions, toTextFormatMessages } from './text-tool-format';
@@ -30,28 +31,10 @@ function withCacheBreakpoints(messages: ModelMessage[]): ModelMessage[] {
 }
 
 /** The serialised length of a tool list; the agent sends the same list on every step. */
-const definitionChars = new WeakMap<LlmToolDefinition[], number>();
-
-function toolChars(definitions: LlmToolDefinition[]): number {
-  let chars = definitionChars.get(definitions);
-  if (chars === undefined) {
-    chars = JSON.stringify(definitions).length;
-    definitionChars.set(definitions, chars);
-  }
-  return chars;
-}
+const toolChars = weakMemo((definitions: LlmToolDefinition[]) => JSON.stringify(definitions).length);
 
 /** Characters per message, kept: the prompt is sized for the condenser and again for the call. */
-const charsByMessage = new WeakMap<ModelMessage, number>();
-
-function messageChars(message: ModelMessage): number {
-  let chars = charsByMessage.get(message);
-  if (chars === undefined) {
-    chars = countChars(message);
-    charsByMessage.set(message, chars);
-  }
-  return chars;
-}
+const messageChars = weakMemo(countChars);
 
 /** Characters of text a message carries (images and files are not counted). */
 function countChars(message: ModelMessage): number {
