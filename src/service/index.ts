@@ -160,7 +160,11 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     events,
   );
 
-  const keys = new ApiKeys(sessionKey, (id) => conversationStore.get(id)?.sandboxId ?? null);
+  const keys = new ApiKeys(sessionKey, (id) => {
+    const sandboxId = conversationStore.get(id)?.sandboxId ?? null;
+    // A sandbox key is reported only while its sandbox runs, and only then does it open anything.
+    return sandboxId && context.sandboxes.find(sandboxId)?.status === 'RUNNING' ? sandboxId : null;
+  });
 
   const routes: RouteSpec[] = [];
   routes.push(

@@ -146,9 +146,10 @@ describe.skipIf(process.platform !== 'linux')('sandbox keys', () => {
     expect(shared.json).toMatchObject({ sandbox_id: sandboxId, session_api_key: key });
   });
 
-  it('is reported only while the sandbox is RUNNING', async () => {
+  it('is reported, and opens its conversations, only while the sandbox is RUNNING', async () => {
     const info = await createConversation(service, { conversation_id: 'keyed-paused' });
     const sandboxId = info.sandbox_id as string;
+    const key = info.session_api_key as string;
     expect((await service.api('POST', `/api/v1/sandboxes/${sandboxId}/pause`)).json).toEqual({
       success: true,
     });
@@ -156,6 +157,12 @@ describe.skipIf(process.platform !== 'linux')('sandbox keys', () => {
     expect(paused.session_api_key).toBeNull();
     const sandbox = (await service.api('GET', `/api/v1/sandboxes/${sandboxId}`)).json as Info;
     expect(sandbox).toMatchObject({ status: 'PAUSED', session_api_key: null });
+    expect((await service.api('GET', '/api/conversations/keyed-paused', { key })).status).toBe(401);
+
+    expect((await service.api('POST', `/api/v1/sandboxes/${sandboxId}/resume`)).json).toEqual({
+      success: true,
+    });
+    expect((await service.api('GET', '/api/conversations/keyed-paused', { key })).status).toBe(200);
   });
 
   it('rotates with the session key', async () => {
