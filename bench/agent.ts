@@ -214,7 +214,7 @@ try {
     const start = results[i] as number;
     const server = agentCalls.filter((c) => c.startedAt > start && c.startedAt < end).at(-1);
     const client = modelCalls.filter((c) => c.start > start && c.end < end).at(-1);
-    const sent = bodiesSent.filter((t) => server && t < server.startedAt).at(-1);
+    const sent = client && bodiesSent.find((t) => t > client.start && t < client.end);
     const command = shellTimes.find((t) => t.start > start && t.end <= end);
     if (!server?.endedAt || !client || sent === undefined || !command) return [];
     return [
