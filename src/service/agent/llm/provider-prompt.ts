@@ -42,7 +42,9 @@ async function inlined(part: FilePart, model: LanguageModelV4, signal: AbortSign
   return { ...part, data: { type: 'data', data: file.data }, mediaType: file.mediaType ?? part.mediaType };
 }
 
-function hasImageUrl(message: ModelMessage): boolean {
+type UserMessage = Extract<ModelMessage, { role: 'user' }>;
+
+function hasImageUrl(message: ModelMessage): message is UserMessage {
   return (
     message.role === 'user' &&
     typeof message.content !== 'string' &&
@@ -59,9 +61,7 @@ async function withInlinedImages(
   if (!messages.some(hasImageUrl)) return messages;
   return Promise.all(
     messages.map(async (message) => {
-      if (!hasImageUrl(message) || message.role !== 'user' || typeof message.content === 'string') {
-        return message;
-      }
+      if (!hasImageUrl(message) || typeof message.content === 'string') return message;
       const content = await Promise.all(
         message.content.map((part) => (part.type === 'file' ? inlined(part, model, signal) : part)),
       );
