@@ -30,9 +30,8 @@ export class KeyGate {
   check(key: string | undefined, conversationId: string | undefined, address: string): KeyVerdict {
     if (key !== undefined && this.keys.accepts(key, conversationId)) return 'accepted';
     const addressHasRoom = this.byAddress.take(address);
-    // A digest, so a long wrong key costs no more memory than a short one.
-    const keyHasRoom =
-      key === undefined || this.byKey.take(createHash('sha256').update(key).digest('base64'));
+    // No (or an empty) key counts against the address only; a digest, so a long key costs no more memory.
+    const keyHasRoom = !key || this.byKey.take(createHash('sha256').update(key).digest('base64'));
     return addressHasRoom && keyHasRoom ? 'refused' : 'throttled';
   }
 }
