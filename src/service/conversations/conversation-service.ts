@@ -292,6 +292,13 @@ export class ConversationService {
   }
 
   async userAction(id: string, action: UserActionRequest): Promise<void> {
+    // While the start waits for the user's say over the repository's code, confirm/reject answer it.
+    const consent = this.runtimes.get(id)?.consent;
+    if (consent?.pending && action.action === 'change_agent_state') {
+      const state = action.args.agent_state;
+      if (state === 'user_confirmed' || state === 'user_rejected')
+        return consent.decide(state, action.args.reason ?? '');
+    }
     const loop = this.runningLoop(id);
     if (action.action === 'message')
       return loop.sendMessage(action.args.content, action.args.image_urls ?? []);
