@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import type { GitChange, GitChangeStatus } from '../../shared/api/workspace';
 import { httpError } from '../http/errors';
-import type { ConversationWorkspace, WorkspacePath } from './workspace-access';
+import type { ConversationWorkspace, ErrorLocation, WorkspacePath } from './workspace-access';
+import { MAX_OPENED_FILE_BYTES, readBounded, tooLargeError } from './workspace-text';
 
 const GIT_TIMEOUT_SECONDS = 60;
 
@@ -71,21 +72,32 @@ export function parseStatus(output: string): GitChange[] {
   return changes;
 }
 
-/** What changed in the repository since HEAD, with paths relative to the workspace. */
+/**
+ * What changed in the repository since HEAD, with paths relative to the workspace. A status longer than
+ * MAX_COMMAND_OUTPUT_BYTES lists the changes that fit (its cut-off last entry dropped).
+ */
 export async function gitChanges(workspace: ConversationWorkspace): Promise<GitChange[]> {
   const root = await repositoryRoot(workspace);
   const status = await git(workspace, root.path, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
   if (status.exitCode !== 0) throw new Error(`git status failed: ${status.stderr.trim()}`);
-  return parseStatus(status.stdout).map((change) => ({
+  const complete = status.truncated
+    ? status.stdout.slice(0, status.stdout.lastIndexOf('\0') + 1)
+    : status.stdout;
+  return parseStatus(complete).map((change) => ({
     status: change.status,
     path: root.prefix ? `${root.prefix}/${change.path}` : change.path,
   }));
 }
 
-/** A file in the working tree and at HEAD, `""` where it does not exist. */
+/**
+ * A file in the working tree and at HEAD, `""` where it does not exist; 422 (at `loc`) when either is over
+ * MAX_OPENED_FILE_BYTES, as for opening a file.
+ */
 export async function gitDiff(
   workspace: ConversationWorkspace,
   file: WorkspacePath,
+  requested: string,
+  loc: ErrorLocation,
 ): Promise<{ modified: string; original: string }> {
   const root = await repositoryRoot(workspace);
   const inRepository = posix.relative(root.path, file.real);
@@ -96,6 +108,12 @@ export async function gitDiff(
     git(workspace, root.path, ['cat-file', 'blob', `HEAD:${inRepository}`]),
     workspace.files.stat(file.real),
   ]);
-  const modified = current?.type === 'file' ? (await workspace.files.read(file.real)).toString('utf8') : '';
+  const tooLarge = () => tooLargeError(loc, requested, 'diff');
+  if (original.truncated || Buffer.byteLength(original.stdout) > MAX_OPENED_FILE_BYTES) throw tooLarge();
+  if (current?.type === 'file' && current.size > MAX_OPENED_FILE_BYTES) throw tooLarge();
+  const modified =
+    current?.type === 'file'
+      ? (await readBounded(workspace, file, requested, loc, 'diff')).toString('utf8')
+      : '';
   return { modified, original: original.exitCode === 0 ? original.stdout : '' };
 }
