@@ -196,7 +196,7 @@ export class ConversationService {
           apiBase: this.ctx.providerApiBase,
         })
       : null;
-    await this.ctx.docker.require();
+    await this.ctx.sandboxes.ensureAvailable(options.sandboxId ?? null);
     this.makeRoom();
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
@@ -237,7 +237,7 @@ export class ConversationService {
     const record = this.require(id);
     if (record.status !== 'STOPPED') return;
     await this.checkStartable();
-    await this.ctx.docker.require();
+    await this.ctx.sandboxes.ensureAvailable(record.sandboxId);
     this.makeRoom();
     this.update(id, { status: 'STARTING' });
     this.launch(this.require(id), false);
