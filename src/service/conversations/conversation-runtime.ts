@@ -29,7 +29,7 @@ import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
-import { DEFAULTS } from '../settings/settings-service';
+import { DEFAULTS, gitIdentity } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
 import { CloneError } from '../git/clone-errors';
 import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git-sandbox';
@@ -295,9 +295,7 @@ export class ConversationRuntime {
   }
 
   private async openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Promise<Workspace> {
-    const settings = this.ctx.settings.stored() ?? {};
-    const name = settings.git_user_name ?? 'Dockhand Agent';
-    const email = settings.git_user_email ?? 'agent@dockhand.invalid';
+    const { name, email } = gitIdentity(this.ctx.settings.stored());
     const env = {
       ...secretEnv,
       GIT_AUTHOR_NAME: name,

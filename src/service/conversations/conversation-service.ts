@@ -73,6 +73,8 @@ export class ConversationService {
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
+  /** Conversations whose title is being generated. */
+  private readonly naming = new Set<string>();
   private readonly idleStop = new IdleStop({
     idleSeconds: conversationIdleSecondsFromEnv(),
     running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
@@ -196,7 +198,7 @@ export class ConversationService {
           apiBase: this.ctx.providerApiBase,
         })
       : null;
-    await this.ctx.docker.require();
+    await this.ctx.sandboxes.ensureAvailable(options.sandboxId ?? null);
     this.makeRoom();
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
@@ -237,7 +239,7 @@ export class ConversationService {
     const record = this.require(id);
     if (record.status !== 'STOPPED') return;
     await this.checkStartable();
-    await this.ctx.docker.require();
+    await this.ctx.sandboxes.ensureAvailable(record.sandboxId);
     this.makeRoom();
     this.update(id, { status: 'STARTING' });
     this.launch(this.require(id), false);
@@ -299,9 +301,10 @@ export class ConversationService {
       if (state === 'user_confirmed' || state === 'user_rejected')
         return consent.decide(state, action.args.reason ?? '');
     }
-    const loop = this.runningLoop(id);
+    // A message is named after however it arrives: POST /message, POST /events or socket.io.
     if (action.action === 'message')
-      return loop.sendMessage(action.args.content, action.args.image_urls ?? []);
+      return this.sendMessage(id, action.args.content, action.args.image_urls ?? []);
+    const loop = this.runningLoop(id);
     if (action.action === 'run')
       return loop.runUserCommand(action.args.command, action.args.is_input ?? false);
     const state = action.args.agent_state;
@@ -369,18 +372,31 @@ export class ConversationService {
     }
   }
 
-  /** Titles a conversation after its first user message, unless the user named it. */
+  /**
+   * Titles a conversation after its first user message, unless the user named it. One title call at a
+   * time: messages that follow while it runs are not the first.
+   */
   private nameAfter(id: string, message: string): void {
     const record = this.store.get(id);
     const runtime = this.runtimes.get(id);
-    if (!record || !runtime || record.titleIsCustom || record.title !== `Conversation ${id.slice(0, 5)}`)
+    if (
+      !record ||
+      !runtime ||
+      record.titleIsCustom ||
+      record.title !== `Conversation ${id.slice(0, 5)}` ||
+      this.naming.has(id)
+    )
       return;
-    void runtime.title(message).then((title) => {
-      const current = this.store.get(id);
-      if (!title || !current || current.titleIsCustom) return;
-      this.update(id, { title });
-      this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
-    });
+    this.naming.add(id);
+    void runtime
+      .title(message)
+      .finally(() => this.naming.delete(id))
+      .then((title) => {
+        const current = this.store.get(id);
+        if (!title || !current || current.titleIsCustom) return;
+        this.update(id, { title });
+        this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
+      });
   }
 
   private runningLoop(id: string) {
