@@ -20,13 +20,15 @@ export interface AppOptions {
   dataDir: string;
   /** Folder of the built renderer, served at `/` when present. */
   rendererDir?: string;
+  /** Paths under which every request needs a key (default: the service's own). */
+  keyedPrefixes?: string[];
 }
 
 const KEYED_PREFIXES = ['/api', '/server_info', '/socket.io'];
 
-/** Keyed paths need the session key for every method; CORS preflights are answered before the check. */
-function needsKey(req: Request): boolean {
-  return KEYED_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`));
+/** Keyed paths need a key for every method; CORS preflights are answered before the check. */
+function needsKey(req: Request, prefixes: string[] = KEYED_PREFIXES): boolean {
+  return prefixes.some((p) => req.path === p || req.path.startsWith(`${p}/`));
 }
 
 /**
@@ -139,8 +141,9 @@ export function createApp(options: AppOptions): express.Express {
 
   const auth = requireKey(options.keys, conversationScope);
   const limit = rateLimit(options.rateLimitPerSecond);
-  app.use((req, res, next) => (needsKey(req) ? auth(req, res, next) : next()));
-  app.use((req, res, next) => (needsKey(req) ? limit(req, res, next) : next()));
+  const isKeyed = (req: Request) => needsKey(req, options.keyedPrefixes);
+  app.use((req, res, next) => (isKeyed(req) ? auth(req, res, next) : next()));
+  app.use((req, res, next) => (isKeyed(req) ? limit(req, res, next) : next()));
 
   const keyedRouter = express.Router();
   mountRoutes(keyedRouter, keyed);
