@@ -105,15 +105,12 @@ export class EventsSockets {
         ws.send(JSON.stringify(event), () => resolve());
       });
     /** Every event goes through the mapper once, in order, so confirmed actions are recognised as sent. */
-    const take = (event: V0Event): SdkEvent | null => {
-      if (event.id <= lastSeen) return null;
+    const take = (event: V0Event): SdkEvent[] => {
+      if (event.id <= lastSeen) return [];
       lastSeen = event.id;
       return mapper.map(event);
     };
-    const live = (event: V0Event) => {
-      const sdk = take(event);
-      if (sdk) void send(sdk);
-    };
+    const live = (event: V0Event) => take(event).forEach((sdk) => void send(sdk));
     const stopEvents = this.deps.events.subscribe(id, (event) =>
       replaying ? held.push(event) : live(event),
     );
@@ -131,9 +128,7 @@ export class EventsSockets {
       for (;;) {
         const rows = this.deps.events.afterJson(id, lastSeen, REPLAY_BATCH);
         if (rows.length === 0 || ws.readyState !== WebSocket.OPEN) break;
-        const batch = rows
-          .map((row) => take(JSON.parse(row.json) as V0Event))
-          .filter((sdk): sdk is SdkEvent => sdk !== null && resend(sdk));
+        const batch = rows.flatMap((row) => take(JSON.parse(row.json) as V0Event)).filter(resend);
         // The next chunk is read once the client has taken this one in.
         await Promise.all(batch.map(send));
       }

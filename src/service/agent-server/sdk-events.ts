@@ -83,7 +83,7 @@ function forgottenIds(conversationId: string, args: Record<string, unknown>): st
 }
 
 /**
- * Maps one conversation's V0 events, fed in order, to SDK events (or null for events the SDK has no model
+ * Maps one conversation's V0 events, fed in order, to SDK events (none for events the SDK has no model
  * for: actions and observations outside a tool call, such as recalls and the user's own commands, and the
  * `stopped` state). It keeps state because V0 records an action that waited for confirmation twice (asked,
  * then confirmed or rejected) where the SDK has one ActionEvent, which the observation then refers to.
@@ -94,7 +94,12 @@ export class SdkEventMapper {
 
   constructor(private readonly conversationId: string) {}
 
-  map(event: V0Event): SdkEvent | null {
+  map(event: V0Event): SdkEvent[] {
+    const mapped = this.mapOne(event);
+    return mapped === null ? [] : Array.isArray(mapped) ? mapped : [mapped];
+  }
+
+  private mapOne(event: V0Event): SdkEvent | SdkEvent[] | null {
     const envelope = v1Event(this.conversationId, event);
     const base: Base = { id: envelope.id, timestamp: envelope.timestamp };
     const args = record(event.args);
@@ -142,13 +147,20 @@ export class SdkEventMapper {
       case 'ConversationStateUpdateEvent': {
         const status = EXECUTION_STATUS[String(record(event.extras).agent_state)];
         if (!status) return null;
-        return {
+        const update: SdkEvent = {
           kind: 'ConversationStateUpdateEvent',
           ...base,
           source: 'environment',
           key: 'execution_status',
           value: status,
         };
+        // The SDK records a pause as the user's PauseEvent, then the state it leads to.
+        return status === 'paused'
+          ? [
+              { kind: 'PauseEvent', id: `${base.id}-pause`, timestamp: base.timestamp, source: 'user' },
+              update,
+            ]
+          : [update];
       }
       case 'ActionEvent':
         return call ? this.action(base, event, call) : null;
@@ -226,9 +238,6 @@ export class SdkEventMapper {
 export function sdkEvents(conversationId: string, events: Iterable<V0Event>): SdkEvent[] {
   const mapper = new SdkEventMapper(conversationId);
   const mapped: SdkEvent[] = [];
-  for (const event of events) {
-    const sdk = mapper.map(event);
-    if (sdk) mapped.push(sdk);
-  }
+  for (const event of events) mapped.push(...mapper.map(event));
   return mapped;
 }
