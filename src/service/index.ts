@@ -7,6 +7,7 @@ import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
 import { AppConversations } from './conversations/app-conversations';
 import { StartTaskStore } from './conversations/start-task-store';
+import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
 import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
@@ -165,6 +166,14 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     events,
   );
 
+  const agentServers = new AgentServers({
+    deps: { ctx: context, conversations, store: conversationStore, events },
+    logger,
+    rateLimitPerSecond,
+    extraOrigins,
+  });
+  context.sandboxes.setAgentServers((id) => agentServers.exposedUrls(id));
+
   const keys = new KeyGate(
     new ApiKeys(sessionKey, (id) => {
       const sandboxId = conversationStore.get(id)?.sandboxId ?? null;
@@ -219,6 +228,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     onKeyRotated: (listener) => sessionKey.onRotate(listener),
   });
   await sandboxLayer.start();
+  await agentServers.start();
   const url = `http://127.0.0.1:${port}`;
   const discoveryFile = writeDiscoveryFile(dataDir, url, port);
   if (secrets.status.state !== 'ok') {
@@ -237,6 +247,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);
       sockets.engine.close();
+      agentServers.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {

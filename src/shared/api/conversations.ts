@@ -33,7 +33,7 @@ export const CreateMicroagent = z.strictObject({
   git_provider: GitProvider.nullable().optional(),
 });
 
-const ImageUrl = z.string().superRefine((url, ctx) => {
+export const ImageUrl = z.string().superRefine((url, ctx) => {
   const http = /^https?:\/\//.test(url) && url.length <= 2048;
   const data =
     /^data:image\/(png|jpeg|gif|webp);base64,/.test(url) &&
