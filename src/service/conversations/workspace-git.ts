@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { GitChange, GitChangeStatus } from '../../shared/api/workspace';
 import { httpError } from '../http/errors';
+import { CHANGES_SINCE_SCRIPT, parseNameStatus } from '../local-repository/working-tree-index';
 import type { ConversationWorkspace, WorkspacePath } from './workspace-access';
 
 const GIT_TIMEOUT_SECONDS = 60;
@@ -71,18 +72,45 @@ export function parseStatus(output: string): GitChange[] {
   return changes;
 }
 
-/** What changed in the repository since HEAD, with paths relative to the workspace. */
+/** What changed since the baseline commit: the agent's commits and its work in the working tree. */
+async function changesSinceBaseline(workspace: ConversationWorkspace, root: string, baseline: string) {
+  const result = await workspace.exec(
+    ['sh', '-c', CHANGES_SINCE_SCRIPT, 'sh', root, baseline],
+    gitEnvironment(workspace),
+    GIT_TIMEOUT_SECONDS,
+  );
+  if (result.exitCode !== 0) throw new Error(`git diff failed: ${result.stderr.trim()}`);
+  return parseNameStatus(result.stdout).map((entry) => ({
+    status: changeStatus(entry.status === 'A' ? '??' : entry.status),
+    path: entry.path,
+  }));
+}
+
+/**
+ * What changed in the repository since HEAD (since the starting snapshot for a repository copied from this
+ * machine), with paths relative to the workspace.
+ */
 export async function gitChanges(workspace: ConversationWorkspace): Promise<GitChange[]> {
   const root = await repositoryRoot(workspace);
-  const status = await git(workspace, root.path, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
-  if (status.exitCode !== 0) throw new Error(`git status failed: ${status.stderr.trim()}`);
-  return parseStatus(status.stdout).map((change) => ({
+  let changes: GitChange[];
+  if (workspace.reviewBase) changes = await changesSinceBaseline(workspace, root.path, workspace.reviewBase);
+  else {
+    const status = await git(workspace, root.path, [
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--untracked-files=all',
+    ]);
+    if (status.exitCode !== 0) throw new Error(`git status failed: ${status.stderr.trim()}`);
+    changes = parseStatus(status.stdout);
+  }
+  return changes.map((change) => ({
     status: change.status,
     path: root.prefix ? `${root.prefix}/${change.path}` : change.path,
   }));
 }
 
-/** A file in the working tree and at HEAD, `""` where it does not exist. */
+/** A file in the working tree and at HEAD (or the starting snapshot), `""` where it does not exist. */
 export async function gitDiff(
   workspace: ConversationWorkspace,
   file: WorkspacePath,
@@ -93,7 +121,7 @@ export async function gitDiff(
     throw httpError(404, `${file.relative || '.'} is not in the git repository`);
   }
   const [original, current] = await Promise.all([
-    git(workspace, root.path, ['cat-file', 'blob', `HEAD:${inRepository}`]),
+    git(workspace, root.path, ['cat-file', 'blob', `${workspace.reviewBase ?? 'HEAD'}:${inRepository}`]),
     workspace.files.stat(file.real),
   ]);
   const modified = current?.type === 'file' ? (await workspace.files.read(file.real)).toString('utf8') : '';
