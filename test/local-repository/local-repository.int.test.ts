@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync, symlinkSync } from 'node:fs';
 import type { GitChange } from '../../src/shared/api/workspace';
 import {
   startScriptedLlm,
@@ -215,5 +215,66 @@ describe.skipIf(skip !== null)('conversations on a repository of this machine', 
     const answers = await Promise.all([exportTo('dockhand/one'), exportTo('dockhand/two')]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(JSON.stringify(answers.find((a) => a.status === 409)?.json)).toContain('is running');
+  });
+
+  it('never runs the repository’s hooks, file-system monitor or filters on this machine, and reads nothing through links out of it', async () => {
+    const outside = makeLocalGitRepo({}, 'outside');
+    outside.write('secret.txt', 'outside secret\n');
+    const repo = makeLocalGitRepo({ 'a.txt': 'a\n', '.gitattributes': '*.txt filter=evil diff=evil\n' });
+    const marker = `${outside.root}/ran`;
+    const script = `#!/bin/sh\necho "$0" >> ${marker}\n`;
+    for (const hook of [
+      'post-checkout',
+      'reference-transaction',
+      'pre-commit',
+      'post-commit',
+      'post-merge',
+      'pre-auto-gc',
+      'fsmonitor',
+    ]) {
+      repo.write(`.git/hooks/${hook}`, script);
+      chmodSync(`${repo.root}/.git/hooks/${hook}`, 0o755);
+    }
+    repo.git('config', 'core.fsmonitor', `${repo.root}/.git/hooks/fsmonitor`);
+    repo.git('config', 'filter.evil.clean', `${repo.root}/.git/hooks/fsmonitor`);
+    repo.git('config', 'filter.evil.smudge', `${repo.root}/.git/hooks/fsmonitor`);
+    repo.git('config', 'diff.evil.textconv', `${repo.root}/.git/hooks/fsmonitor`);
+    repo.git('config', 'core.alternateRefsCommand', `${repo.root}/.git/hooks/fsmonitor`);
+    // A link out of the repository, and an index entry that pretends a file lies behind it.
+    symlinkSync(outside.root, `${repo.root}/out`);
+    const blob = repo
+      .git('hash-object', '-w', '--stdin', '--no-filters', `${outside.root}/secret.txt`)
+      .trim();
+    repo.git(
+      '-c',
+      'core.fsmonitor=false',
+      'update-index',
+      '--add',
+      '--cacheinfo',
+      `100644,${blob},out/secret.txt`,
+    );
+    rmSync(marker, { force: true });
+
+    const { id, sandbox } = await converse(
+      { repository: repo.root },
+      'echo agent > a.txt && echo x > ../escape.txt',
+    );
+    const copied = await execIn(
+      sandbox,
+      'cd /workspace/project/project && ls -la out; cat out/secret.txt 2>&1; ls .git/hooks',
+    );
+    expect(copied.stdout).not.toContain('outside secret');
+    expect(copied.stdout).not.toContain('reference-transaction');
+    const branch = await service.api('POST', `/api/conversations/${id}/local-repository/export`, {
+      body: { mode: 'branch', branch: 'dockhand/hostile' },
+    });
+    expect(branch.status, JSON.stringify(branch.json)).toBe(200);
+    const applied = await service.api('POST', `/api/conversations/${id}/local-repository/export`, {
+      body: { mode: 'apply' },
+    });
+    expect(applied.status, JSON.stringify(applied.json)).toBe(200);
+    expect(repo.read('a.txt')).toBe('agent\n');
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(`${repo.root}/../escape.txt`)).toBe(false);
   });
 });

@@ -35,7 +35,7 @@ export async function copyLocalRepository(step: LocalCopyStep): Promise<string> 
       error instanceof ValidationFailed
         ? error.detail.map((d) => d.msg.replace(/^Value error, /, '')).join('; ')
         : (error as Error).message;
-    throw new Error(`Copying ${step.repository} failed: ${reason}`);
+    throw new Error(`Copying ${step.repository} failed: ${reason}`, { cause: error });
   }
 }
 
