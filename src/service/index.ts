@@ -19,6 +19,7 @@ import { extraOriginsFromEnvironment, type OriginPolicy } from './http/security'
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
 import { conversationWorkspaceRoutes } from './routes/v0/conversation-workspace';
+import { localRepositoryRoutes } from './routes/v0/local-repository';
 import type { RouteSpec } from './http/routes';
 import { type ProviderApiBase, publicApiBase } from './git/provider-api';
 import { ProviderTokenService } from './git/provider-tokens';
@@ -201,6 +202,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
     ...conversationWorkspaceRoutes(context, conversations),
+    ...localRepositoryRoutes(context, conversations),
     ...conversationStreamRoutes(conversations, events, sessionKey),
     ...appConversationRoutes(appConversations),
     ...v1EventRoutes(db),

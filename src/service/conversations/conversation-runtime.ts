@@ -31,6 +31,9 @@ import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
 import { DEFAULTS, gitIdentity } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
+import { gitIdentityEnv } from '../git/git-identity';
+import { copyLocalRepository } from '../local-repository/start-step';
+import { isLocalRepository } from '../../shared/api/local-repository';
 import { CloneError } from '../git/clone-errors';
 import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
@@ -295,13 +298,9 @@ export class ConversationRuntime {
   }
 
   private async openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Promise<Workspace> {
-    const { name, email } = gitIdentity(this.ctx.settings.stored());
     const env = {
       ...secretEnv,
-      GIT_AUTHOR_NAME: name,
-      GIT_AUTHOR_EMAIL: email,
-      GIT_COMMITTER_NAME: name,
-      GIT_COMMITTER_EMAIL: email,
+      ...gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
       APP_PORT_1: String(target.appPorts.WORKER_1),
       APP_PORT_2: String(target.appPorts.WORKER_2),
       CI: '1',
@@ -364,6 +363,7 @@ export class ConversationRuntime {
       await initEmptyWorkspace(sandbox.exec, target.workingDir);
       return target.workingDir;
     }
+    if (isLocalRepository(repository)) return this.copyLocalRepository(workspace, sandbox, repository);
     const provider = (this.record.gitProvider ?? 'github') as GitProvider;
     const stored = await this.ctx.providerTokens.token(provider);
     const host = stored?.host ?? DEFAULT_HOSTS[provider as keyof typeof DEFAULT_HOSTS];
@@ -392,6 +392,30 @@ export class ConversationRuntime {
       if (error instanceof CloneError) throw new StartFailure(error.statusId, error.message);
       throw error;
     }
+  }
+
+  /** A repository on this machine: copied into the workspace, its state the review's baseline. */
+  private async copyLocalRepository(
+    workspace: Workspace,
+    sandbox: GitSandbox,
+    repository: string,
+  ): Promise<string> {
+    const directory = await copyLocalRepository({
+      conversationId: this.record.id,
+      dataDir: this.ctx.dataDir,
+      repository,
+      branch: this.record.selectedBranch,
+      sandbox,
+      files: workspace.files,
+      workingDir: workspace.target.workingDir,
+      identity: gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
+      report: (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
+    }).catch((error: unknown) => {
+      throw new StartFailure(RUNTIME_STATUS.error, (error as Error).message);
+    });
+    if (!this.saved?.workingDir) await workspace.shell.execute({ command: `cd ${shellQuote(directory)}` });
+    return directory;
   }
 
   private gitSandbox(target: SandboxTarget): GitSandbox {

@@ -9,6 +9,8 @@ import type { StatusUpdate } from '../agent/agent-loop';
 import { errorObservation } from '../agent/agent-events';
 import { needsApiKey } from '../agent/llm/model-routing';
 import { checkRepositoryAccess } from '../git/repository-access';
+import { resolveLocalRepository } from '../local-repository/resolve-repository';
+import { isLocalRepository } from '../../shared/api/local-repository';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import { SecretMasker } from '../events/secret-masker';
@@ -186,18 +188,23 @@ export class ConversationService {
     if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
     const repository =
       request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
-    const access = repository
-      ? await checkRepositoryAccess({
-          repository,
-          gitProvider:
-            request.git_provider ??
-            request.suggested_task?.git_provider ??
-            request.create_microagent?.git_provider ??
-            null,
-          tokens: (provider) => this.ctx.providerTokens.token(provider),
-          apiBase: this.ctx.providerApiBase,
-        })
-      : null;
+    const local =
+      repository && isLocalRepository(repository)
+        ? await resolveLocalRepository(repository, request.selected_branch ?? null)
+        : null;
+    const access =
+      repository && !local
+        ? await checkRepositoryAccess({
+            repository,
+            gitProvider:
+              request.git_provider ??
+              request.suggested_task?.git_provider ??
+              request.create_microagent?.git_provider ??
+              null,
+            tokens: (provider) => this.ctx.providerTokens.token(provider),
+            apiBase: this.ctx.providerApiBase,
+          })
+        : null;
     await this.ctx.sandboxes.ensureAvailable(options.sandboxId ?? null);
     this.makeRoom();
     if (request.mcp_config)
@@ -210,8 +217,8 @@ export class ConversationService {
       status: 'STARTING',
       runtimeStatus: null,
       agentState: null,
-      selectedRepository: repository,
-      selectedBranch: request.selected_branch ?? null,
+      selectedRepository: local?.root ?? repository,
+      selectedBranch: local ? local.branch : (request.selected_branch ?? null),
       gitProvider: access?.provider ?? null,
       trigger:
         options.trigger ??
