@@ -19,6 +19,7 @@ const BUNDLED_DEPS = [
   'diff',
   'tar-stream',
   'yazl',
+  'ws',
 ];
 
 export default defineConfig({
