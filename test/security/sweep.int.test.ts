@@ -31,7 +31,7 @@ describe('security sweep over every route of the OpenAPI document', () => {
     const refused: string[] = [];
     for (const [i, op] of keyed.entries()) {
       // Wrong keys differ per route: failures are throttled per presented key as well as per address.
-      for (const key of [null, `${svc.key}${i}`, `${svc.key.slice(0, -1)}${i}`, '']) {
+      for (const key of [null, `${svc.key}${i}`, `${svc.key.slice(0, -1)}!${i}`, '']) {
         const headers: Record<string, string> = key === null ? {} : { 'X-Session-API-Key': key };
         const answer = await request(svc.port, op.method, concrete(op), headers, nextAddress());
         if (answer.status !== 401 || JSON.stringify(answer.json) !== '{"detail":"Unauthorized"}') {
