@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_EDIT_FIELD_CHARS, strReplaceEditorTool } from '../../src/service/agent/tools/str-replace-editor';
 import { EditHistory } from '../../src/service/agent/tools/str-replace-editor/edit-history';
-import { Editor, type EditorArgs } from '../../src/service/agent/tools/str-replace-editor/editor';
+import { Editor } from '../../src/service/agent/tools/str-replace-editor/editor';
 import type { ToolContext } from '../../src/service/agent/tools/tool';
 import { LocalSandboxFiles } from '../../src/service/sandbox/files/local-files';
 import { openDatabase, type Db } from '../../src/service/storage/database';
@@ -28,7 +28,7 @@ describe('an edit of a large file does not copy the file into its event', () => 
     rmSync(root, { recursive: true, force: true });
   });
 
-  const run = (args: EditorArgs) => {
+  const run = (args: Parameters<NonNullable<typeof strReplaceEditorTool.execute>>[0]) => {
     if (!strReplaceEditorTool.execute) throw new Error('str_replace_editor has no execute');
     return strReplaceEditorTool.execute(args, context);
   };
