@@ -74,6 +74,8 @@ export class ConversationService {
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
+  /** The conversations each paused sandbox's pause stopped, started again when it resumes (§11, §14). */
+  private readonly stoppedByPause = new Map<string, string[]>();
   /** Conversations whose title is being generated. */
   private readonly naming = new Set<string>();
   private readonly idleStop = new IdleStop({
@@ -96,8 +98,24 @@ export class ConversationService {
     this.store.stopAll(new Date().toISOString());
     this.ctx.sandboxes.setUsers({
       isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
-      release: async (sandboxId) => {
-        await Promise.all(this.store.bySandbox(sandboxId).map((id) => this.stop(id)));
+      release: async (sandboxId, reason) => {
+        const ids = this.store.bySandbox(sandboxId);
+        const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
+        if (reason === 'pause')
+          this.stoppedByPause.set(
+            sandboxId,
+            ids.filter((_, i) => wasRunning[i]),
+          );
+        else this.stoppedByPause.delete(sandboxId);
+      },
+      resumed: (sandboxId) => {
+        const ids = this.stoppedByPause.get(sandboxId) ?? [];
+        this.stoppedByPause.delete(sandboxId);
+        for (const id of ids) {
+          this.start(id).catch((error: unknown) =>
+            this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
+          );
+        }
       },
     });
     this.idleStop.start();
