@@ -63,7 +63,12 @@ export class AgentServerEndpoint {
     this.sockets = new EventsSockets(conversations, deps);
     const app = createApp({
       routes: agentServerRoutes(conversations),
-      keys: { accepts: (key) => sameKey(key, sandboxKey(deps.ctx.sessionKey.current, sandboxId)) },
+      keys: {
+        // Like the service's own check: a sandbox key opens anything only while its sandbox is RUNNING.
+        accepts: (key) =>
+          deps.ctx.sandboxes.find(sandboxId)?.status === 'RUNNING' &&
+          sameKey(key, sandboxKey(deps.ctx.sessionKey.current, sandboxId)),
+      },
       port: () => this.port,
       rateLimitPerSecond: options.rateLimitPerSecond,
       logger: options.logger.child({ agent_server: sandboxId }),
