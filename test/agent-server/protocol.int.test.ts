@@ -117,6 +117,21 @@ describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox'
       conversation.session_api_key as string,
     );
     expect((await client.rest('GET', '/api/vscode/url', undefined, false)).json).toEqual({ url: null });
+    // Both OpenAPI documents describe it: the service's V1 section, and the endpoint's own document.
+    const serviceDocument = (await service.api('GET', '/api/openapi.json', { key: null })).json as {
+      tags: { name: string; description: string }[];
+    };
+    expect(serviceDocument.tags.find((tag) => tag.name === 'v1')?.description).toContain('AGENT_SERVER');
+    const own = (await rawRequest(client.port, 'GET', '/openapi.json')).json as {
+      paths: Record<string, object>;
+    };
+    expect(Object.keys(own.paths)).toEqual(
+      expect.arrayContaining([
+        '/sockets/events/{id}',
+        '/api/conversations/{id}/events/respond_to_confirmation',
+        '/api/git/changes/{path}',
+      ]),
+    );
   });
 
   it('refuses a missing or wrong key, the session key, a foreign Origin or Host, and other conversations', async () => {
