@@ -7,6 +7,7 @@ import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
 import { AppConversations } from './conversations/app-conversations';
 import { StartTaskStore } from './conversations/start-task-store';
+import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
 import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
@@ -18,6 +19,7 @@ import { extraOriginsFromEnvironment, type OriginPolicy } from './http/security'
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
 import { conversationWorkspaceRoutes } from './routes/v0/conversation-workspace';
+import { localRepositoryRoutes } from './routes/v0/local-repository';
 import type { RouteSpec } from './http/routes';
 import { type ProviderApiBase, publicApiBase } from './git/provider-api';
 import { ProviderTokenService } from './git/provider-tokens';
@@ -34,6 +36,8 @@ import type { DockerConnection } from './sandbox/docker/docker-status';
 import type { SandboxConfig } from './sandbox/sandbox-config';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
 import { CustomSecretService } from './secrets/custom-secrets';
+import { MaskedValues } from './secrets/masked-values';
+import { LiveSecretMasker } from './events/secret-masker';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -133,6 +137,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
   });
+  const maskedValues = new MaskedValues(secrets, sessionKey, sandboxLayer.sandboxes);
   let port = 0;
   const context: ServiceContext = {
     version: VERSION,
@@ -141,6 +146,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     logger,
     db,
     secrets,
+    masker: new LiveSecretMasker(() => maskedValues.values()),
     sessionKey,
     settings,
     providerTokens,
@@ -164,6 +170,14 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     new StartTaskStore(db),
     events,
   );
+
+  const agentServers = new AgentServers({
+    deps: { ctx: context, conversations, store: conversationStore, events },
+    logger,
+    rateLimitPerSecond,
+    extraOrigins,
+  });
+  context.sandboxes.setAgentServers((id) => agentServers.exposedUrls(id));
 
   const keys = new KeyGate(
     new ApiKeys(sessionKey, (id) => {
@@ -192,6 +206,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
     ...conversationWorkspaceRoutes(context, conversations),
+    ...localRepositoryRoutes(context, conversations),
     ...conversationStreamRoutes(conversations, events, sessionKey),
     ...appConversationRoutes(appConversations),
     ...v1EventRoutes(db),
@@ -219,6 +234,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     onKeyRotated: (listener) => sessionKey.onRotate(listener),
   });
   await sandboxLayer.start();
+  await agentServers.start();
   const url = `http://127.0.0.1:${port}`;
   const discoveryFile = writeDiscoveryFile(dataDir, url, port);
   if (secrets.status.state !== 'ok') {
@@ -237,6 +253,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);
       sockets.engine.close();
+      agentServers.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {
