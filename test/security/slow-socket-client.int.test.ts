@@ -8,6 +8,7 @@ import { EventLog } from '../../src/service/events/event-log';
 import { SecretMasker } from '../../src/service/events/secret-masker';
 import { attachSocketServer } from '../../src/service/events/socket-server';
 import { MAX_QUEUED_BYTES } from '../../src/service/events/sse-stream';
+import { KeyGate } from '../../src/service/http/key-gate';
 import { type Db, openDatabase } from '../../src/service/storage/database';
 import { tempDataDir } from '../support/service';
 import { until } from '../support/until';
@@ -48,8 +49,8 @@ async function startSockets(db: Db) {
   const io: SocketServer = attachSocketServer(http, {
     conversations,
     events,
-    keys: { accepts: (key) => key === KEY },
-    port: () => port,
+    keys: new KeyGate({ accepts: (key) => key === KEY }),
+    origins: { ports: () => [port], extra: [] },
     hasSettings: () => true,
     onKeyRotated: () => undefined,
   });
