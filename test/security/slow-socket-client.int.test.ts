@@ -12,6 +12,7 @@ import { KeyGate } from '../../src/service/http/key-gate';
 import { type Db, openDatabase } from '../../src/service/storage/database';
 import { tempDataDir } from '../support/service';
 import { until } from '../support/until';
+import { KeyGate } from '../../src/service/http/key-gate';
 
 const waitFor = (check: () => boolean, what: string) => until(async () => check(), Boolean, what);
 

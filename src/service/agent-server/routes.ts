@@ -329,7 +329,7 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
       responses: { 200: { description: 'Running', schema: Success }, 404: NOT_FOUND, 409: CONFLICT },
       handler: async ({ params }) => {
         if (backend.info(params.id).execution_status === 'running') {
-          throw httpError(409, 'Conversation already running');
+          throw httpError(409, 'Conversation already running. Wait for completion or pause first.');
         }
         await backend.changeState(params.id, 'running');
         return { success: true as const };
