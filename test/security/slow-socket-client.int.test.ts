@@ -8,7 +8,6 @@ import { EventLog } from '../../src/service/events/event-log';
 import { SecretMasker } from '../../src/service/events/secret-masker';
 import { attachSocketServer } from '../../src/service/events/socket-server';
 import { MAX_QUEUED_BYTES } from '../../src/service/events/sse-stream';
-import { KeyGate } from '../../src/service/http/key-gate';
 import { type Db, openDatabase } from '../../src/service/storage/database';
 import { tempDataDir } from '../support/service';
 import { until } from '../support/until';
