@@ -41,6 +41,7 @@ import type { ConversationRecord } from './conversation-store';
 import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
 import { commandLineOf, hiddenObservation, RepositoryConsent, type RepositoryCode } from './repository-code';
 import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
+import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
 export const RUNTIME_STATUS = {
@@ -122,7 +123,7 @@ export class ConversationRuntime {
     const target = await this.sandbox();
     this.report(RUNTIME_STATUS.runtimeStarted, 'The sandbox is running.');
     this.report(RUNTIME_STATUS.settingUpWorkspace, 'Setting up the workspace...');
-    const secretEnv = await this.secretEnvironment();
+    const secretEnv = await sandboxSecretValues(this.ctx, this.record.request);
     this.workspace = await this.openWorkspace(target, secretEnv);
     this.repositoryConsent = this.consentFor(target);
     const repoDir = await this.prepareRepository(this.workspace);
@@ -281,16 +282,6 @@ export class ConversationRuntime {
       );
     }
     return sandboxes.target(info.id);
-  }
-
-  /** Custom secrets and provider tokens as environment variables of the shell (never written to disk). */
-  private async secretEnvironment(): Promise<Record<string, string>> {
-    const env = await this.ctx.customSecrets.values();
-    for (const provider of ['github', 'gitlab', 'bitbucket', 'enterprise_sso'] as const) {
-      const token = await this.ctx.providerTokens.token(provider);
-      if (token) env[`${provider.toUpperCase()}_TOKEN`] = token.token;
-    }
-    return env;
   }
 
   private async openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Promise<Workspace> {
@@ -513,7 +504,7 @@ export class ConversationRuntime {
     const repository = this.record.selectedRepository
       ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
       : null;
-    const customSecrets = this.ctx.customSecrets.list();
+    const customSecrets = exposedCustomSecrets(this.ctx, this.record.request);
     return {
       workspace: (firstMessage) =>
         renderWorkspaceContext({
