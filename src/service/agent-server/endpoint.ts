@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { sameKey } from '../http/api-keys';
 import { createApp } from '../http/app';
+import { KeyGate } from '../http/key-gate';
 import { answerClientErrorsAsJson } from '../http/client-errors';
 import { httpError } from '../http/errors';
 import { buildOpenApi } from '../http/openapi';
@@ -13,8 +14,6 @@ import { type AgentServerDeps, SandboxConversations } from './backend';
 import { EventsSockets, GOING_AWAY } from './events-socket';
 import { agentServerRoutes } from './routes';
 
-/** Every request to an endpoint needs the sandbox key, the events socket's handshake included. */
-const KEYED_PREFIXES = ['/api', '/sockets'];
 /** How long closing sockets may take their closing handshake before they are cut. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -23,6 +22,8 @@ export interface EndpointOptions {
   sandboxId: string;
   logger: Logger;
   rateLimitPerSecond: number;
+  /** Page origins allowed besides the endpoint's and the service's own and app://dockhand, as for the service. */
+  extraOrigins: readonly string[];
 }
 
 /** The endpoint's own OpenAPI document, like the upstream agent server's `/openapi.json`. */
@@ -87,17 +88,17 @@ export class AgentServerEndpoint {
     const routes = agentServerRoutes(conversations);
     const app = createApp({
       routes: [...routes, documentRoute(routes, deps.ctx.version)],
-      keys: {
+      keys: new KeyGate({
         // Like the service's own check: a sandbox key opens anything only while its sandbox is RUNNING.
         accepts: (key) =>
           deps.ctx.sandboxes.find(sandboxId)?.status === 'RUNNING' &&
           sameKey(key, sandboxKey(deps.ctx.sessionKey.current, sandboxId)),
-      },
-      port: () => this.port,
+      }),
+      // Its own origins, and the service's: the OpenHands UI Dockhand serves calls it from there.
+      origins: { ports: () => [this.port, deps.ctx.port()], extra: options.extraOrigins },
       rateLimitPerSecond: options.rateLimitPerSecond,
       logger: options.logger.child({ agent_server: sandboxId }),
       dataDir: deps.ctx.dataDir,
-      keyedPrefixes: KEYED_PREFIXES,
     });
     this.server = createServer(app);
     answerClientErrorsAsJson(this.server);

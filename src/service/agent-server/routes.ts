@@ -96,7 +96,10 @@ async function changesAt(workspace: ConversationWorkspace, path: string, loc: 'q
 async function diffAt(workspace: ConversationWorkspace, path: string, loc: 'query' | 'path') {
   const file = await inWorkspace(workspace, path, loc);
   try {
-    return await gitDiff({ ...workspace, repositoryDir: posix.dirname(file.real) }, file);
+    return await gitDiff({ ...workspace, repositoryDir: posix.dirname(file.real) }, file, path, [
+      loc,
+      'path',
+    ]);
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) return { modified: null, original: null };
     throw error;
@@ -180,6 +183,8 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
       method: 'get',
       path: '/sockets/events/:id',
       tag: TAG,
+      // These clients put the sandbox key in the handshake's query, as a browser websocket cannot send headers.
+      keyInQuery: true,
       summary:
         'The events websocket: the state, then the stored events (`resend_all=true` or `resend_mode=all|since`), ' +
         'then live ones; a client sends SDK messages (`{"role":"user","content":[...]}`) over it',

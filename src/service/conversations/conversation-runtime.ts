@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { NewEvent, V0Event } from '../../shared/api/events';
 import { rm } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from '../agent/agent-loop';
@@ -28,8 +29,11 @@ import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
-import { DEFAULTS } from '../settings/settings-service';
+import { DEFAULTS, gitIdentity } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
+import { gitIdentityEnv } from '../git/git-identity';
+import { copyLocalRepository } from '../local-repository/start-step';
+import { isLocalRepository } from '../../shared/api/local-repository';
 import { CloneError } from '../git/clone-errors';
 import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
@@ -38,7 +42,8 @@ import type { GitProvider } from '../../shared/api/settings';
 import type { McpToolset } from '../mcp/mcp-toolset';
 import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
-import { GitHookError, installPreCommitHook } from './git-hooks';
+import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
+import { commandLineOf, hiddenObservation, RepositoryConsent, type RepositoryCode } from './repository-code';
 import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
@@ -91,6 +96,7 @@ export class ConversationRuntime {
   private saved: SavedAgentState | null = null;
   private mcp: McpToolset | null = null;
   private microagentServers: McpStdioServer[] = [];
+  private repositoryConsent: RepositoryConsent | null = null;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -105,6 +111,11 @@ export class ConversationRuntime {
     return this.agent;
   }
 
+  /** The user's say over the repository's code while the start waits for it (null before the workspace). */
+  get consent(): RepositoryConsent | null {
+    return this.repositoryConsent;
+  }
+
   get sandboxId(): string | null {
     return this.workspace?.target.sandboxId ?? null;
   }
@@ -117,6 +128,7 @@ export class ConversationRuntime {
     this.report(RUNTIME_STATUS.settingUpWorkspace, 'Setting up the workspace...');
     const secretEnv = await this.secretEnvironment();
     this.workspace = await this.openWorkspace(target, secretEnv);
+    this.repositoryConsent = this.consentFor(target);
     const repoDir = await this.prepareRepository(this.workspace);
     const setupNote = await this.runRepositorySetup(this.workspace, repoDir);
     this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
@@ -286,15 +298,9 @@ export class ConversationRuntime {
   }
 
   private async openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Promise<Workspace> {
-    const settings = this.ctx.settings.stored() ?? {};
-    const name = settings.git_user_name ?? 'Dockhand Agent';
-    const email = settings.git_user_email ?? 'agent@dockhand.invalid';
     const env = {
       ...secretEnv,
-      GIT_AUTHOR_NAME: name,
-      GIT_AUTHOR_EMAIL: email,
-      GIT_COMMITTER_NAME: name,
-      GIT_COMMITTER_EMAIL: email,
+      ...gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
       APP_PORT_1: String(target.appPorts.WORKER_1),
       APP_PORT_2: String(target.appPorts.WORKER_2),
       CI: '1',
@@ -327,7 +333,7 @@ export class ConversationRuntime {
     }
     const transport = new ProcessShellTransport({
       workingDir: target.workingDir,
-      env: { ...process.env, ...target.env, ...env },
+      env: { ...target.env, ...env },
     });
     const shell = new ShellSession(transport, this.shellOptions());
     await shell.start();
@@ -357,6 +363,7 @@ export class ConversationRuntime {
       await initEmptyWorkspace(sandbox.exec, target.workingDir);
       return target.workingDir;
     }
+    if (isLocalRepository(repository)) return this.copyLocalRepository(workspace, sandbox, repository);
     const provider = (this.record.gitProvider ?? 'github') as GitProvider;
     const stored = await this.ctx.providerTokens.token(provider);
     const host = stored?.host ?? DEFAULT_HOSTS[provider as keyof typeof DEFAULT_HOSTS];
@@ -387,11 +394,35 @@ export class ConversationRuntime {
     }
   }
 
+  /** A repository on this machine: copied into the workspace, its state the review's baseline. */
+  private async copyLocalRepository(
+    workspace: Workspace,
+    sandbox: GitSandbox,
+    repository: string,
+  ): Promise<string> {
+    const directory = await copyLocalRepository({
+      conversationId: this.record.id,
+      dataDir: this.ctx.dataDir,
+      repository,
+      branch: this.record.selectedBranch,
+      sandbox,
+      files: workspace.files,
+      workingDir: workspace.target.workingDir,
+      identity: gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
+      report: (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
+    }).catch((error: unknown) => {
+      throw new StartFailure(RUNTIME_STATUS.error, (error as Error).message);
+    });
+    if (!this.saved?.workingDir) await workspace.shell.execute({ command: `cd ${shellQuote(directory)}` });
+    return directory;
+  }
+
   private gitSandbox(target: SandboxTarget): GitSandbox {
     return target.kind === 'docker'
       ? dockerGitSandbox(target.docker.getContainer(target.container), target.user ?? 'root')
       : processGitSandbox({
-          env: { ...process.env, ...target.env },
+          env: target.env,
           helperDir: path.join(this.ctx.dataDir, 'git-helper'),
         });
   }
@@ -406,20 +437,78 @@ export class ConversationRuntime {
       stateDir: path.posix.join(path.posix.dirname(workspace.target.workingDir), '.dockhand'),
       timeoutSeconds: setupTimeoutFromEnv(),
       record: (event) => this.events.append(this.record.id, event, masker),
+      approve: (code) => this.approve(code),
       report: (message) =>
         this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
     });
     return outcome.ran ? outcome.note : null;
   }
 
-  /** The `.openhands/pre-commit.sh` hook; a failure only warns. */
+  /** The `.openhands/pre-commit.sh` hook, installed with the user's say; a failure only warns. */
   private async installGitHooks(workspace: Workspace, repoDir: string): Promise<void> {
+    const exec = this.gitSandbox(workspace.target).exec;
     try {
-      await installPreCommitHook(this.gitSandbox(workspace.target).exec, repoDir);
+      if ((await preCommitHookState(exec, repoDir)) !== 'missing') return;
+      const script = path.posix.join(repoDir, PRE_COMMIT_SCRIPT);
+      const actionId = await this.approve({
+        kind: 'git_hook',
+        name: PRE_COMMIT_SCRIPT,
+        content: (await workspace.files.read(script)).toString('utf8'),
+        command: `${script} # as the repository's pre-commit hook`,
+      });
+      if (actionId === null) return;
+      await installPreCommitHook(exec, repoDir);
+      this.appendEvent(
+        hiddenObservation('run', `Installed ${PRE_COMMIT_SCRIPT} as the pre-commit hook.`, actionId),
+      );
     } catch (error) {
       if (!(error instanceof GitHookError)) throw error;
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message: error.message });
     }
+  }
+
+  /** Microagents' MCP stdio servers that the user's say lets start (each answered once it is allowed). */
+  private async consentedServers(servers: McpStdioServer[]): Promise<McpStdioServer[]> {
+    const allowed: McpStdioServer[] = [];
+    for (const server of servers) {
+      const commandLine = commandLineOf([server.command, ...(server.args ?? [])]);
+      const env = Object.keys(server.env ?? {});
+      const actionId = await this.approve({
+        kind: 'mcp_server',
+        name: server.name,
+        content: env.length ? `${commandLine}\n# environment: ${env.join(', ')}` : commandLine,
+        command: commandLine,
+      });
+      if (actionId === null) continue;
+      allowed.push(server);
+      this.appendEvent(
+        hiddenObservation('run', `MCP server ${server.name} starts with the conversation.`, actionId),
+      );
+    }
+    return allowed;
+  }
+
+  private consentFor(target: SandboxTarget): RepositoryConsent {
+    const settings = this.ctx.settings.stored() ?? {};
+    return new RepositoryConsent({
+      record: (event) => this.appendEvent(event),
+      settings: {
+        confirmationMode: settings.confirmation_mode ?? false,
+        securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
+      },
+      sandboxKind: target.kind,
+      signal: this.closing.signal,
+      report: (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
+    });
+  }
+
+  private approve(code: RepositoryCode): Promise<number | null> {
+    return (this.repositoryConsent as RepositoryConsent).approve(code);
+  }
+
+  private appendEvent(event: NewEvent): V0Event {
+    return this.events.append(this.record.id, event, new SecretMasker(this.ctx.secrets.values()));
   }
 
   /** The app ports: where apps listen in the sandbox, and the URL the user opens (the published one if any). */
@@ -444,7 +533,7 @@ export class ConversationRuntime {
     });
     for (const warning of warnings)
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
-    this.microagentServers = microagents.flatMap((m) => m.mcpStdioServers);
+    this.microagentServers = await this.consentedServers(microagents.flatMap((m) => m.mcpStdioServers));
     const repository = this.record.selectedRepository
       ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
       : null;

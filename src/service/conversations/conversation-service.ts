@@ -9,6 +9,8 @@ import type { StatusUpdate } from '../agent/agent-loop';
 import { errorObservation } from '../agent/agent-events';
 import { needsApiKey } from '../agent/llm/model-routing';
 import { checkRepositoryAccess } from '../git/repository-access';
+import { resolveLocalRepository } from '../local-repository/resolve-repository';
+import { isLocalRepository } from '../../shared/api/local-repository';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import { SecretMasker } from '../events/secret-masker';
@@ -73,6 +75,8 @@ export class ConversationService {
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
+  /** Conversations whose title is being generated. */
+  private readonly naming = new Set<string>();
   private readonly idleStop = new IdleStop({
     idleSeconds: conversationIdleSecondsFromEnv(),
     running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
@@ -184,19 +188,24 @@ export class ConversationService {
     if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
     const repository =
       request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
-    const access = repository
-      ? await checkRepositoryAccess({
-          repository,
-          gitProvider:
-            request.git_provider ??
-            request.suggested_task?.git_provider ??
-            request.create_microagent?.git_provider ??
-            null,
-          tokens: (provider) => this.ctx.providerTokens.token(provider),
-          apiBase: this.ctx.providerApiBase,
-        })
-      : null;
-    await this.ctx.docker.require();
+    const local =
+      repository && isLocalRepository(repository)
+        ? await resolveLocalRepository(repository, request.selected_branch ?? null)
+        : null;
+    const access =
+      repository && !local
+        ? await checkRepositoryAccess({
+            repository,
+            gitProvider:
+              request.git_provider ??
+              request.suggested_task?.git_provider ??
+              request.create_microagent?.git_provider ??
+              null,
+            tokens: (provider) => this.ctx.providerTokens.token(provider),
+            apiBase: this.ctx.providerApiBase,
+          })
+        : null;
+    await this.ctx.sandboxes.ensureAvailable(options.sandboxId ?? null);
     this.makeRoom();
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
@@ -208,8 +217,8 @@ export class ConversationService {
       status: 'STARTING',
       runtimeStatus: null,
       agentState: null,
-      selectedRepository: repository,
-      selectedBranch: request.selected_branch ?? null,
+      selectedRepository: local?.root ?? repository,
+      selectedBranch: local ? local.branch : (request.selected_branch ?? null),
       gitProvider: access?.provider ?? null,
       trigger:
         options.trigger ??
@@ -237,7 +246,7 @@ export class ConversationService {
     const record = this.require(id);
     if (record.status !== 'STOPPED') return;
     await this.checkStartable();
-    await this.ctx.docker.require();
+    await this.ctx.sandboxes.ensureAvailable(record.sandboxId);
     this.makeRoom();
     this.update(id, { status: 'STARTING' });
     this.launch(this.require(id), false);
@@ -292,9 +301,17 @@ export class ConversationService {
   }
 
   async userAction(id: string, action: UserActionRequest): Promise<void> {
-    const loop = this.runningLoop(id);
+    // While the start waits for the user's say over the repository's code, confirm/reject answer it.
+    const consent = this.runtimes.get(id)?.consent;
+    if (consent?.pending && action.action === 'change_agent_state') {
+      const state = action.args.agent_state;
+      if (state === 'user_confirmed' || state === 'user_rejected')
+        return consent.decide(state, action.args.reason ?? '');
+    }
+    // A message is named after however it arrives: POST /message, POST /events or socket.io.
     if (action.action === 'message')
-      return loop.sendMessage(action.args.content, action.args.image_urls ?? []);
+      return this.sendMessage(id, action.args.content, action.args.image_urls ?? []);
+    const loop = this.runningLoop(id);
     if (action.action === 'run')
       return loop.runUserCommand(action.args.command, action.args.is_input ?? false);
     const state = action.args.agent_state;
@@ -362,18 +379,31 @@ export class ConversationService {
     }
   }
 
-  /** Titles a conversation after its first user message, unless the user named it. */
+  /**
+   * Titles a conversation after its first user message, unless the user named it. One title call at a
+   * time: messages that follow while it runs are not the first.
+   */
   private nameAfter(id: string, message: string): void {
     const record = this.store.get(id);
     const runtime = this.runtimes.get(id);
-    if (!record || !runtime || record.titleIsCustom || record.title !== `Conversation ${id.slice(0, 5)}`)
+    if (
+      !record ||
+      !runtime ||
+      record.titleIsCustom ||
+      record.title !== `Conversation ${id.slice(0, 5)}` ||
+      this.naming.has(id)
+    )
       return;
-    void runtime.title(message).then((title) => {
-      const current = this.store.get(id);
-      if (!title || !current || current.titleIsCustom) return;
-      this.update(id, { title });
-      this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
-    });
+    this.naming.add(id);
+    void runtime
+      .title(message)
+      .finally(() => this.naming.delete(id))
+      .then((title) => {
+        const current = this.store.get(id);
+        if (!title || !current || current.titleIsCustom) return;
+        this.update(id, { title });
+        this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
+      });
   }
 
   private runningLoop(id: string) {

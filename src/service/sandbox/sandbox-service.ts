@@ -123,6 +123,16 @@ export class SandboxService {
     };
   }
 
+  /**
+   * Throws 503 when the provider a conversation would use cannot be used now: its sandbox's provider, or
+   * the provider of new sandboxes. Only the Docker provider needs Docker.
+   */
+  async ensureAvailable(sandboxId: string | null): Promise<void> {
+    const record = sandboxId && isSandboxId(sandboxId) ? this.deps.store.get(sandboxId) : null;
+    const usable = record && record.status !== 'ERROR' && record.status !== 'MISSING';
+    await this.deps.providers[usable ? record.provider : this.providerKind()].ensureAvailable();
+  }
+
   maxLive(): number {
     return this.deps.settings.stored()?.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes;
   }

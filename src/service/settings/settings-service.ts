@@ -22,6 +22,14 @@ export const DEFAULTS = {
   max_live_sandboxes: 5,
 } as const;
 
+/** The git identity the agent commits with, which the settings show: the saved one, else Dockhand's. */
+export function gitIdentity(stored: StoredSettings | null): { name: string; email: string } {
+  return {
+    name: stored?.git_user_name || DEFAULTS.git_user_name,
+    email: stored?.git_user_email || DEFAULTS.git_user_email,
+  };
+}
+
 function mcpSecretAccount(url: string): string {
   return `mcp:${url}`;
 }
@@ -84,8 +92,8 @@ export class SettingsService {
       max_budget_per_task: s.max_budget_per_task ?? null,
       email: s.email ?? null,
       email_verified: s.email_verified ?? null,
-      git_user_name: s.git_user_name ?? DEFAULTS.git_user_name,
-      git_user_email: s.git_user_email ?? DEFAULTS.git_user_email,
+      git_user_name: gitIdentity(s).name,
+      git_user_email: gitIdentity(s).email,
       provider_tokens_set: this.providerTokens.hostsByProvider(),
       search_api_key_set: await has('search_api_key'),
       sandbox_api_key_set: await has('sandbox_api_key'),
