@@ -113,7 +113,7 @@ describe('idle pausing', () => {
     const busyOne = await sandboxes.settled((await sandboxes.create(spec)).id);
     const idleOne = await sandboxes.settled((await sandboxes.create(spec)).id);
     // The busy one is the least recently used, so the check (every second) meets it first and skips it.
-    sandboxes.setUsers({ isIdle: (id) => id === idleOne.id, release: async () => {} });
+    sandboxes.setUsers({ isIdle: (id) => id === idleOne.id, release: async () => {}, resumed: () => {} });
     await expect.poll(() => sandboxes.get(idleOne.id).status, { timeout: 30_000 }).toBe('PAUSED');
     expect(sandboxes.get(busyOne.id).status).toBe('RUNNING');
   });

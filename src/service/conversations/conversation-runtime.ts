@@ -20,7 +20,6 @@ import { ToolRegistry } from '../agent/tools/registry';
 import { TaskList } from '../agent/tools/task-list';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import { SecretMasker } from '../events/secret-masker';
 import { runInContainer } from '../sandbox/files/container-command';
 import { DockerSandboxFiles } from '../sandbox/files/docker-files';
 import { LocalSandboxFiles } from '../sandbox/files/local-files';
@@ -137,7 +136,7 @@ export class ConversationRuntime {
     const recall = await this.recall(this.workspace, repoDir, setupNote);
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
-    const masker = new SecretMasker(this.ctx.secrets.values());
+    const masker = this.ctx.masker;
     const model = this.record.llmModel ?? settings.llm_model ?? '';
     const llm = createLlmClient({
       model,
@@ -429,14 +428,13 @@ export class ConversationRuntime {
 
   /** `.openhands/setup.sh` as a hidden action; a failure is a warning and a note for the agent. */
   private async runRepositorySetup(workspace: Workspace, repoDir: string): Promise<string | null> {
-    const masker = new SecretMasker(this.ctx.secrets.values());
     const outcome = await runSetupScript({
       shell: workspace.shell,
       files: workspace.files,
       repoDir,
       stateDir: path.posix.join(path.posix.dirname(workspace.target.workingDir), '.dockhand'),
       timeoutSeconds: setupTimeoutFromEnv(),
-      record: (event) => this.events.append(this.record.id, event, masker),
+      record: (event) => this.appendEvent(event),
       approve: (code) => this.approve(code),
       report: (message) =>
         this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
@@ -508,7 +506,7 @@ export class ConversationRuntime {
   }
 
   private appendEvent(event: NewEvent): V0Event {
-    return this.events.append(this.record.id, event, new SecretMasker(this.ctx.secrets.values()));
+    return this.events.append(this.record.id, event, this.ctx.masker);
   }
 
   /** The app ports: where apps listen in the sandbox, and the URL the user opens (the published one if any). */

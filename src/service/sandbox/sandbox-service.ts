@@ -26,9 +26,11 @@ export interface SandboxUsers {
   isIdle(sandboxId: string): boolean;
   /** Stops the loops of the sandbox's conversations before it is paused or deleted. */
   release(sandboxId: string, reason: 'pause' | 'delete'): Promise<void>;
+  /** The sandbox is RUNNING again after a resume: the conversations its pause stopped start again. */
+  resumed(sandboxId: string): void;
 }
 
-const NO_USERS: SandboxUsers = { isIdle: () => true, release: async () => {} };
+const NO_USERS: SandboxUsers = { isIdle: () => true, release: async () => {}, resumed: () => {} };
 
 /** A sandbox whose status changed; `deleted` once it is gone. */
 export interface SandboxChangeEvent {
@@ -413,6 +415,7 @@ export class SandboxService {
     this.apply(id, observed);
     this.touch(id);
     if (observed.status !== 'RUNNING') throw sandboxBroken(id, observed.status, observed.error);
+    this.users.resumed(id);
   }
 
   /** Re-reads one sandbox's state from its provider (after an outside change). */
