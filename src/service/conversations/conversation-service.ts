@@ -494,6 +494,8 @@ export class ConversationService {
       this.update(record.id, { status: 'RUNNING' });
       const message = runtime.beginAgent(first);
       if (message) this.nameAfter(record.id, message);
+      // The agent thinks while the rest of the workspace comes up; a failure there ends the start too.
+      await runtime.workspaceReady();
     } catch (error) {
       if (this.runtimes.get(record.id) !== runtime) return;
       const statusId = error instanceof StartFailure ? error.statusId : RUNTIME_STATUS.error;
