@@ -72,16 +72,16 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   async create(request: CreateRequest): Promise<ObservedState> {
     const { id, spec, signal } = request;
-    const contents = await this.images.prepare(spec.id, signal);
+    const { image, contents } = await this.images.prepare(spec.id, signal);
     signal.throwIfAborted();
     if (!contents.hasBash) {
-      throw new SandboxFailure(`Image ${spec.id} has no /bin/bash; choose an image that provides it.`);
+      throw new SandboxFailure(`Image ${image} has no /bin/bash; choose an image that provides it.`);
     }
     const container = await this.connection.client.createContainer(
       containerOptions({
         sandboxId: id,
         instanceId: this.instanceId,
-        spec,
+        spec: { ...spec, id: image },
         user: contents.user,
         ...this.config,
       }),
