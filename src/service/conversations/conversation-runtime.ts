@@ -304,9 +304,18 @@ export class ConversationRuntime {
     }
     if (info) info = await sandboxes.ensureRunning(info.id);
     else {
-      const created = await sandboxes.create(this.ctx.sandboxSpecs.default());
-      this.hooks.update({ sandboxId: created.id });
-      info = await sandboxes.settled(created.id);
+      const spec = this.ctx.sandboxSpecs.default();
+      // Getting the image may take minutes (a pull, or a build offline): its progress is the status.
+      const stopNotices = this.ctx.sandboxSpecs.onImageNotice(spec, (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.startingRuntime, message }),
+      );
+      try {
+        const created = await sandboxes.create(spec);
+        this.hooks.update({ sandboxId: created.id });
+        info = await sandboxes.settled(created.id);
+      } finally {
+        stopNotices();
+      }
     }
     if (info.status !== 'RUNNING') {
       throw new StartFailure(

@@ -80,8 +80,11 @@ export class DockerSandboxProvider implements SandboxProvider {
       // The pooled container is gone or broken: a fresh one of the same id takes its place.
       await this.removePooled(id);
     }
-    const contents = await this.images.prepare(spec.id, signal);
-    return this.startContainer(id, spec, contents, { onCreated: request.onCreated, signal });
+    const { image, contents } = await this.images.prepare(spec.id, signal);
+    return this.startContainer(id, { ...spec, id: image }, contents, {
+      onCreated: request.onCreated,
+      signal,
+    });
   }
 
   /**
@@ -95,7 +98,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   ): Promise<{ containerId: string; imageId: string }> {
     const image = await this.images.inspect(spec.id);
     if (!image) throw new SandboxFailure(`Image ${spec.id} is not present yet`);
-    const contents = await this.images.prepare(spec.id, signal);
+    const { contents } = await this.images.prepare(spec.id, signal);
     let containerId = '';
     await this.startContainer(id, spec, contents, {
       pooled: true,
