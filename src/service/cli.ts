@@ -9,6 +9,7 @@ import { DockerConnection } from './sandbox/docker/docker-status';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
 import { SessionKey } from './secrets/session-key';
+import { logUnhandledRejections } from './unhandled-rejections';
 
 const USAGE = `Dockhand ${VERSION}
 
@@ -41,6 +42,7 @@ async function serve(values: { port?: string; 'data-dir'?: string }): Promise<vo
   const port = Number(requested ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${requested}`);
   const service = await createService({ dataDir, port, strictPort: strict, rendererDir: rendererDir() });
+  logUnhandledRejections(service.context.logger);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -11,6 +11,7 @@ import { MAX_QUEUED_BYTES } from '../../src/service/events/sse-stream';
 import { type Db, openDatabase } from '../../src/service/storage/database';
 import { tempDataDir } from '../support/service';
 import { until } from '../support/until';
+import { KeyGate } from '../../src/service/http/key-gate';
 
 const waitFor = (check: () => boolean, what: string) => until(async () => check(), Boolean, what);
 
@@ -48,8 +49,8 @@ async function startSockets(db: Db) {
   const io: SocketServer = attachSocketServer(http, {
     conversations,
     events,
-    keys: { accepts: (key) => key === KEY },
-    port: () => port,
+    keys: new KeyGate({ accepts: (key) => key === KEY }),
+    origins: { ports: () => [port], extra: [] },
     hasSettings: () => true,
     onKeyRotated: () => undefined,
   });

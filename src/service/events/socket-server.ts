@@ -3,7 +3,8 @@ import { Server, type Socket } from 'socket.io';
 import { UserActionRequest } from '../../shared/api/conversations';
 import type { V0Event } from '../../shared/api/events';
 import type { ConversationService } from '../conversations/conversation-service';
-import { isAllowedOrigin, type KeyChecker } from '../http/security';
+import type { KeyGate } from '../http/key-gate';
+import { fromOwnPage, isAllowedOrigin, type OriginPolicy } from '../http/security';
 import type { EventLog } from './event-log';
 import { drained, queuedBytes } from './socket-backlog';
 import { MAX_QUEUED_BYTES } from './sse-stream';
@@ -18,8 +19,8 @@ const FORWARDED_ENVIRONMENT = new Set(['run', 'agent_state_changed', 'recall', '
 export interface SocketServerDeps {
   conversations: ConversationService;
   events: EventLog;
-  keys: KeyChecker;
-  port: () => number;
+  keys: KeyGate;
+  origins: OriginPolicy;
   hasSettings: () => boolean;
   /** Registers a call for each key rotation: sockets opened with the old key are closed then. */
   onKeyRotated: (listener: () => void) => void;
@@ -48,16 +49,6 @@ function forClients(event: V0Event): V0Event | null {
   return { ...event, source: 'agent' };
 }
 
-function hostAllowed(req: IncomingMessage, port: number): boolean {
-  const host = (req.headers.host ?? '').toLowerCase();
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host);
-}
-
-function fromLocalPage(req: IncomingMessage, port: number): boolean {
-  const origin = req.headers.origin;
-  return hostAllowed(req, port) && (origin === undefined || isAllowedOrigin(origin));
-}
-
 /**
  * socket.io answers its own path before the app, refusing a foreign Host or Origin with its own body (and a
  * foreign preflight with 400). Such requests go to the app instead, which answers them as on every other
@@ -66,12 +57,12 @@ function fromLocalPage(req: IncomingMessage, port: number): boolean {
 function refuseForeignRequestsInTheApp(
   http: HttpServer,
   appListeners: ReturnType<HttpServer['listeners']>,
-  port: () => number,
+  origins: OriginPolicy,
 ): void {
   const socketListeners = http.listeners('request');
   http.removeAllListeners('request');
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const foreign = req.url?.startsWith('/socket.io/') && !fromLocalPage(req, port());
+    const foreign = req.url?.startsWith('/socket.io/') && !fromOwnPage(req, origins);
     for (const listener of foreign ? appListeners : socketListeners) listener.call(http, req, res);
   });
 }
@@ -86,10 +77,13 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     path: '/socket.io',
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
     serveClient: false,
-    cors: { origin: (origin, callback) => callback(null, origin === undefined || isAllowedOrigin(origin)) },
-    allowRequest: (req, callback) => callback(null, fromLocalPage(req, deps.port())),
+    cors: {
+      origin: (origin, callback) =>
+        callback(null, origin === undefined || isAllowedOrigin(origin, deps.origins)),
+    },
+    allowRequest: (req, callback) => callback(null, fromOwnPage(req, deps.origins)),
   });
-  refuseForeignRequestsInTheApp(http, appListeners, deps.port);
+  refuseForeignRequestsInTheApp(http, appListeners, deps.origins);
   const counts = new Map<string, number>();
   deps.onKeyRotated(() => {
     io.emit('oh_event', CLOSE_PAYLOAD);
@@ -115,9 +109,14 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
       query.session_api_key ?? socket.handshake.headers['x-session-api-key'] ?? auth.session_api_key;
     const id = query.conversation_id;
     const scope = typeof id === 'string' && id ? id : undefined;
-    if (typeof key !== 'string' || !deps.keys.accepts(key, scope)) {
-      throw new ConnectError('invalid_session_api_key');
-    }
+    // Handshakes share the HTTP throttle of failed attempts; a valid key is never refused by it.
+    const verdict = deps.keys.check(
+      typeof key === 'string' ? key : undefined,
+      scope,
+      socket.handshake.address,
+    );
+    if (verdict === 'throttled') throw new ConnectError('Too many requests');
+    if (verdict !== 'accepted') throw new ConnectError('invalid_session_api_key');
     if (typeof id !== 'string' || !id) throw new ConnectError('No conversation_id in query params');
     try {
       deps.conversations.require(id);

@@ -36,6 +36,7 @@ export function conversationStreamRoutes(
         'Events as Server-Sent Events: replay after `after` or Last-Event-ID, `replay_done`, then live',
       params: ConversationPath,
       query: StreamQuery,
+      keyInQuery: true,
       responses: {
         200: { description: 'An event stream', contentType: 'text/event-stream' },
         404: { description: 'Unknown conversation', schema: DetailBody },
