@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { NewEvent, V0Event } from '../../shared/api/events';
 import { rm } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from '../agent/agent-loop';
@@ -19,7 +20,6 @@ import { ToolRegistry } from '../agent/tools/registry';
 import { TaskList } from '../agent/tools/task-list';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import { SecretMasker } from '../events/secret-masker';
 import { runInContainer } from '../sandbox/files/container-command';
 import { DockerSandboxFiles } from '../sandbox/files/docker-files';
 import { LocalSandboxFiles } from '../sandbox/files/local-files';
@@ -28,8 +28,11 @@ import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
-import { DEFAULTS } from '../settings/settings-service';
+import { DEFAULTS, gitIdentity } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
+import { gitIdentityEnv } from '../git/git-identity';
+import { copyLocalRepository } from '../local-repository/start-step';
+import { isLocalRepository } from '../../shared/api/local-repository';
 import { CloneError } from '../git/clone-errors';
 import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
@@ -38,8 +41,10 @@ import type { GitProvider } from '../../shared/api/settings';
 import type { McpToolset } from '../mcp/mcp-toolset';
 import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
-import { GitHookError, installPreCommitHook } from './git-hooks';
+import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
+import { commandLineOf, hiddenObservation, RepositoryConsent, type RepositoryCode } from './repository-code';
 import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
+import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
 export const RUNTIME_STATUS = {
@@ -93,6 +98,7 @@ export class ConversationRuntime {
   private saved: SavedAgentState | null = null;
   private mcp: McpToolset | null = null;
   private microagentServers: McpStdioServer[] = [];
+  private repositoryConsent: RepositoryConsent | null = null;
   /** The shell's start, `git init` and the git hooks, running after `start()` has let the agent think. */
   private settingUp: Promise<unknown> = Promise.resolve();
 
@@ -107,6 +113,11 @@ export class ConversationRuntime {
 
   get loop(): AgentLoop | null {
     return this.agent;
+  }
+
+  /** The user's say over the repository's code while the start waits for it (null before the workspace). */
+  get consent(): RepositoryConsent | null {
+    return this.repositoryConsent;
   }
 
   get sandboxId(): string | null {
@@ -126,13 +137,14 @@ export class ConversationRuntime {
     const mcpModule = settledLater(import('../mcp/conversation-mcp'));
     const [target, secretEnv, apiKey] = await Promise.all([
       this.sandbox(),
-      this.secretEnvironment(),
+      sandboxSecretValues(this.ctx, this.record.request),
       this.ctx.secrets.get('llm_api_key'),
     ]);
     this.report(RUNTIME_STATUS.runtimeStarted, 'The sandbox is running.');
     this.report(RUNTIME_STATUS.settingUpWorkspace, 'Setting up the workspace...');
     const workspace = this.openWorkspace(target, secretEnv);
     this.workspace = workspace;
+    this.repositoryConsent = this.consentFor(target);
     const repository = await this.prepareRepository(workspace);
     const setup = this.runRepositorySetup(workspace, repository.dir);
     this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
@@ -148,7 +160,7 @@ export class ConversationRuntime {
     const recall = this.recall(workspace, repository.dir, microagents, setupNote);
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
-    const masker = new SecretMasker(this.ctx.secrets.values());
+    const masker = this.ctx.masker;
     const model = this.record.llmModel ?? settings.llm_model ?? '';
     const llm = createLlmClient({
       model,
@@ -292,9 +304,18 @@ export class ConversationRuntime {
     }
     if (info) info = await sandboxes.ensureRunning(info.id);
     else {
-      const created = await sandboxes.create(this.ctx.sandboxSpecs.default());
-      this.hooks.update({ sandboxId: created.id });
-      info = await sandboxes.settled(created.id);
+      const spec = this.ctx.sandboxSpecs.default();
+      // Getting the image may take minutes (a pull, or a build offline): its progress is the status.
+      const stopNotices = this.ctx.sandboxSpecs.onImageNotice(spec, (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.startingRuntime, message }),
+      );
+      try {
+        const created = await sandboxes.create(spec);
+        this.hooks.update({ sandboxId: created.id });
+        info = await sandboxes.settled(created.id);
+      } finally {
+        stopNotices();
+      }
     }
     if (info.status !== 'RUNNING') {
       throw new StartFailure(
@@ -305,27 +326,11 @@ export class ConversationRuntime {
     return sandboxes.target(info.id);
   }
 
-  /** Custom secrets and provider tokens as environment variables of the shell (never written to disk). */
-  private async secretEnvironment(): Promise<Record<string, string>> {
-    const env = await this.ctx.customSecrets.values();
-    for (const provider of ['github', 'gitlab', 'bitbucket', 'enterprise_sso'] as const) {
-      const token = await this.ctx.providerTokens.token(provider);
-      if (token) env[`${provider.toUpperCase()}_TOKEN`] = token.token;
-    }
-    return env;
-  }
-
   /** The shell (starting in the background) and the file access of the sandbox. */
   private openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Workspace {
-    const settings = this.ctx.settings.stored() ?? {};
-    const name = settings.git_user_name ?? 'Dockhand Agent';
-    const email = settings.git_user_email ?? 'agent@dockhand.invalid';
     const env = {
       ...secretEnv,
-      GIT_AUTHOR_NAME: name,
-      GIT_AUTHOR_EMAIL: email,
-      GIT_COMMITTER_NAME: name,
-      GIT_COMMITTER_EMAIL: email,
+      ...gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
       APP_PORT_1: String(target.appPorts.WORKER_1),
       APP_PORT_2: String(target.appPorts.WORKER_2),
       CI: '1',
@@ -358,7 +363,7 @@ export class ConversationRuntime {
     }
     const transport = new ProcessShellTransport({
       workingDir: target.workingDir,
-      env: { ...process.env, ...target.env, ...env },
+      env: { ...target.env, ...env },
     });
     const shell = new ShellSession(transport, this.shellOptions());
     const started = settledLater(shell.start());
@@ -392,6 +397,7 @@ export class ConversationRuntime {
       workspace.shell.hold(initialized);
       return { dir: target.workingDir, initialized };
     }
+    if (isLocalRepository(repository)) return this.copyLocalRepository(workspace, sandbox, repository);
     const provider = (this.record.gitProvider ?? 'github') as GitProvider;
     const stored = await this.ctx.providerTokens.token(provider);
     const host = stored?.host ?? DEFAULT_HOSTS[provider as keyof typeof DEFAULT_HOSTS];
@@ -424,39 +430,120 @@ export class ConversationRuntime {
     }
   }
 
+  /** A repository on this machine: copied into the workspace, its state the review's baseline. */
+  private async copyLocalRepository(
+    workspace: Workspace,
+    sandbox: GitSandbox,
+    repository: string,
+  ): Promise<{ dir: string; initialized: Promise<void> }> {
+    const directory = await copyLocalRepository({
+      conversationId: this.record.id,
+      dataDir: this.ctx.dataDir,
+      repository,
+      branch: this.record.selectedBranch,
+      sandbox,
+      files: workspace.files,
+      workingDir: workspace.target.workingDir,
+      identity: gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
+      report: (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
+    }).catch((error: unknown) => {
+      throw new StartFailure(RUNTIME_STATUS.error, (error as Error).message);
+    });
+    if (!this.saved?.workingDir) await workspace.shell.execute({ command: `cd ${shellQuote(directory)}` });
+    return { dir: directory, initialized: Promise.resolve() };
+  }
+
   private gitSandbox(target: SandboxTarget): GitSandbox {
     return target.kind === 'docker'
       ? dockerGitSandbox(target.docker.getContainer(target.container), target.user ?? 'root')
       : processGitSandbox({
-          env: { ...process.env, ...target.env },
+          env: target.env,
           helperDir: path.join(this.ctx.dataDir, 'git-helper'),
         });
   }
 
   /** `.openhands/setup.sh` as a hidden action; a failure is a warning and a note for the agent. */
   private async runRepositorySetup(workspace: Workspace, repoDir: string): Promise<string | null> {
-    const masker = new SecretMasker(this.ctx.secrets.values());
     const outcome = await runSetupScript({
       shell: workspace.shell,
       files: workspace.files,
       repoDir,
       stateDir: path.posix.join(path.posix.dirname(workspace.target.workingDir), '.dockhand'),
       timeoutSeconds: setupTimeoutFromEnv(),
-      record: (event) => this.events.append(this.record.id, event, masker),
+      record: (event) => this.appendEvent(event),
+      approve: (code) => this.approve(code),
       report: (message) =>
         this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
     });
     return outcome.ran ? outcome.note : null;
   }
 
-  /** The `.openhands/pre-commit.sh` hook; a failure only warns. */
+  /** The `.openhands/pre-commit.sh` hook, installed with the user's say; a failure only warns. */
   private async installGitHooks(workspace: Workspace, repoDir: string): Promise<void> {
+    const exec = this.gitSandbox(workspace.target).exec;
     try {
-      await installPreCommitHook(this.gitSandbox(workspace.target).exec, repoDir);
+      if ((await preCommitHookState(exec, repoDir)) !== 'missing') return;
+      const script = path.posix.join(repoDir, PRE_COMMIT_SCRIPT);
+      const actionId = await this.approve({
+        kind: 'git_hook',
+        name: PRE_COMMIT_SCRIPT,
+        content: (await workspace.files.read(script)).toString('utf8'),
+        command: `${script} # as the repository's pre-commit hook`,
+      });
+      if (actionId === null) return;
+      await installPreCommitHook(exec, repoDir);
+      this.appendEvent(
+        hiddenObservation('run', `Installed ${PRE_COMMIT_SCRIPT} as the pre-commit hook.`, actionId),
+      );
     } catch (error) {
       if (!(error instanceof GitHookError)) throw error;
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message: error.message });
     }
+  }
+
+  /** Microagents' MCP stdio servers that the user's say lets start (each answered once it is allowed). */
+  private async consentedServers(servers: McpStdioServer[]): Promise<McpStdioServer[]> {
+    const allowed: McpStdioServer[] = [];
+    for (const server of servers) {
+      const commandLine = commandLineOf([server.command, ...(server.args ?? [])]);
+      const env = Object.keys(server.env ?? {});
+      const actionId = await this.approve({
+        kind: 'mcp_server',
+        name: server.name,
+        content: env.length ? `${commandLine}\n# environment: ${env.join(', ')}` : commandLine,
+        command: commandLine,
+      });
+      if (actionId === null) continue;
+      allowed.push(server);
+      this.appendEvent(
+        hiddenObservation('run', `MCP server ${server.name} starts with the conversation.`, actionId),
+      );
+    }
+    return allowed;
+  }
+
+  private consentFor(target: SandboxTarget): RepositoryConsent {
+    const settings = this.ctx.settings.stored() ?? {};
+    return new RepositoryConsent({
+      record: (event) => this.appendEvent(event),
+      settings: {
+        confirmationMode: settings.confirmation_mode ?? false,
+        securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
+      },
+      sandboxKind: target.kind,
+      signal: this.closing.signal,
+      report: (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
+    });
+  }
+
+  private approve(code: RepositoryCode): Promise<number | null> {
+    return (this.repositoryConsent as RepositoryConsent).approve(code);
+  }
+
+  private appendEvent(event: NewEvent): V0Event {
+    return this.events.append(this.record.id, event, this.ctx.masker);
   }
 
   /** The app ports: where apps listen in the sandbox, and the URL the user opens (the published one if any). */
@@ -477,7 +564,7 @@ export class ConversationRuntime {
     });
     for (const warning of warnings)
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
-    this.microagentServers = microagents.flatMap((m) => m.mcpStdioServers);
+    this.microagentServers = await this.consentedServers(microagents.flatMap((m) => m.mcpStdioServers));
     return microagents;
   }
 
@@ -491,7 +578,7 @@ export class ConversationRuntime {
     const repository = this.record.selectedRepository
       ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
       : null;
-    const customSecrets = this.ctx.customSecrets.list();
+    const customSecrets = exposedCustomSecrets(this.ctx, this.record.request);
     return {
       workspace: (firstMessage) =>
         renderWorkspaceContext({

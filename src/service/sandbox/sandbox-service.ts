@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SandboxInfo, SandboxStatus } from '../../shared/api/sandboxes';
+import type { ExposedUrl, SandboxInfo, SandboxStatus } from '../../shared/api/sandboxes';
 import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
 import { DEFAULTS, type SettingsService } from '../settings/settings-service';
@@ -27,9 +27,11 @@ export interface SandboxUsers {
   isIdle(sandboxId: string): boolean;
   /** Stops the loops of the sandbox's conversations before it is paused or deleted. */
   release(sandboxId: string, reason: 'pause' | 'delete'): Promise<void>;
+  /** The sandbox is RUNNING again after a resume: the conversations its pause stopped start again. */
+  resumed(sandboxId: string): void;
 }
 
-const NO_USERS: SandboxUsers = { isIdle: () => true, release: async () => {} };
+const NO_USERS: SandboxUsers = { isIdle: () => true, release: async () => {}, resumed: () => {} };
 
 /** A sandbox whose status changed; `deleted` once it is gone. */
 export interface SandboxChangeEvent {
@@ -69,6 +71,7 @@ export class SandboxService {
   private readonly starting = new Map<string, AbortController>();
   private readonly listeners = new Set<(event: SandboxChangeEvent) => void>();
   private users: SandboxUsers = NO_USERS;
+  private agentServerUrls: (sandboxId: string) => ExposedUrl[] = () => [];
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: SandboxServiceDeps) {}
@@ -93,6 +96,11 @@ export class SandboxService {
   /** Registers the conversations' side (idle check, stopping loops). */
   setUsers(users: SandboxUsers): void {
     this.users = users;
+  }
+
+  /** Registers the sandboxes' agent-server endpoints, reported among the exposed URLs while they listen. */
+  setAgentServers(urls: (sandboxId: string) => ExposedUrl[]): void {
+    this.agentServerUrls = urls;
   }
 
   /** Calls `listener` on every status change; returns the function that unsubscribes. */
@@ -120,6 +128,16 @@ export class SandboxService {
           'your files. Use the "docker" sandbox provider for isolation.',
       warm_pool: this.deps.pool.state(),
     };
+  }
+
+  /**
+   * Throws 503 when the provider a conversation would use cannot be used now: its sandbox's provider, or
+   * the provider of new sandboxes. Only the Docker provider needs Docker.
+   */
+  async ensureAvailable(sandboxId: string | null): Promise<void> {
+    const record = sandboxId && isSandboxId(sandboxId) ? this.deps.store.get(sandboxId) : null;
+    const usable = record && record.status !== 'ERROR' && record.status !== 'MISSING';
+    await this.deps.providers[usable ? record.provider : this.providerKind()].ensureAvailable();
   }
 
   /** How many warm containers to keep ready: the config's override, else the setting; only for Docker. */
@@ -312,7 +330,7 @@ export class SandboxService {
       sandbox_spec_id: record.specId,
       status: record.status,
       session_api_key: running ? sandboxKey(this.deps.sessionKey.current, record.id) : null,
-      exposed_urls: running ? record.exposedUrls : null,
+      exposed_urls: running ? [...record.exposedUrls, ...this.agentServerUrls(record.id)] : null,
       created_at: record.createdAt,
       provider: record.provider,
       isolated: this.deps.providers[record.provider].isolated,
@@ -425,6 +443,7 @@ export class SandboxService {
     this.apply(id, observed);
     this.touch(id);
     if (observed.status !== 'RUNNING') throw sandboxBroken(id, observed.status, observed.error);
+    this.users.resumed(id);
   }
 
   /** Re-reads one sandbox's state from its provider (after an outside change). */
