@@ -79,10 +79,14 @@ describe.skipIf(skip !== null)('the warm sandbox pool', () => {
   });
   afterAll(async () => {
     await llm?.close();
-    await docker
-      .getImage(OTHER_TAG)
-      .remove()
-      .catch(() => undefined);
+    // The engine removes the image, but dockerode's promise for it may never settle: not awaited past 10 s.
+    await Promise.race([
+      docker
+        .getImage(OTHER_TAG)
+        .remove()
+        .catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+    ]);
   });
 
   it('keeps one paused container that holds no secret, and a conversation claims it with its secrets', async () => {
