@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import { createService, type DockhandService } from '../service/index';
 import { createLogger } from '../service/logger';
+import { logUnhandledRejections } from '../service/unhandled-rejections';
 import { dataDirOverride, resolveAppPaths, resolveRendererEntry } from './app-paths';
 import { appProtocolHandler, APP_SCHEME_PRIVILEGES } from './app-protocol';
 import { serveConnection } from './connection-ipc';
@@ -12,7 +13,7 @@ import { contentSecurityPolicy } from './content-security-policy';
 import type { MainLog } from './main-log';
 import { openMainWindow } from './main-window';
 import { menuTemplate } from './menu';
-import { APP_SCHEME } from './page-origin';
+import { APP_ORIGIN, APP_SCHEME } from './page-origin';
 import { restrictPermissions } from './permissions';
 import { GracefulQuit } from './quit';
 import { waitUntilAlive } from './readiness';
@@ -34,8 +35,10 @@ if (claimSingleInstance(app, () => mainWindow)) {
   app.quit();
 }
 
-async function startService(dataDir: string, log: Logger): Promise<DockhandService> {
-  const service = await createService({ dataDir, port: 0, logger: log });
+async function startService(dataDir: string, log: Logger, pageOrigin: string): Promise<DockhandService> {
+  // In development the window loads the renderer dev server, whose origin the service must then allow.
+  const devOrigin = pageOrigin === APP_ORIGIN ? {} : { allowedOrigins: [pageOrigin] };
+  const service = await createService({ dataDir, port: 0, logger: log, ...devOrigin });
   try {
     await waitUntilAlive(service.url);
     return service;
@@ -57,6 +60,7 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   const logsDir = path.join(dataDir, 'logs');
   const logger = createLogger(dataDir);
+  logUnhandledRejections(logger);
   const paths = resolveAppPaths({
     isPackaged: app.isPackaged,
     appPath: app.getAppPath(),
@@ -67,7 +71,7 @@ async function start(): Promise<void> {
 
   let service: DockhandService;
   try {
-    service = await startService(dataDir, logger);
+    service = await startService(dataDir, logger, entry.origin);
   } catch (error) {
     failToStart(error, logsDir, logger);
     return;

@@ -13,10 +13,10 @@ import { resolveLocalRepository } from '../local-repository/resolve-repository';
 import { isLocalRepository } from '../../shared/api/local-repository';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import { SecretMasker } from '../events/secret-masker';
 import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
+import { sandboxSecretNames } from './sandbox-secrets';
 import { sandboxKey } from '../sandbox/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
@@ -75,6 +75,10 @@ export class ConversationService {
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
+  /** The conversations each paused sandbox's pause stopped, started again when it resumes (§11, §14). */
+  private readonly stoppedByPause = new Map<string, string[]>();
+  /** Conversations whose title is being generated. */
+  private readonly naming = new Set<string>();
   private readonly idleStop = new IdleStop({
     idleSeconds: conversationIdleSecondsFromEnv(),
     running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
@@ -95,8 +99,24 @@ export class ConversationService {
     this.store.stopAll(new Date().toISOString());
     this.ctx.sandboxes.setUsers({
       isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
-      release: async (sandboxId) => {
-        await Promise.all(this.store.bySandbox(sandboxId).map((id) => this.stop(id)));
+      release: async (sandboxId, reason) => {
+        const ids = this.store.bySandbox(sandboxId);
+        const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
+        if (reason === 'pause')
+          this.stoppedByPause.set(
+            sandboxId,
+            ids.filter((_, i) => wasRunning[i]),
+          );
+        else this.stoppedByPause.delete(sandboxId);
+      },
+      resumed: (sandboxId) => {
+        const ids = this.stoppedByPause.get(sandboxId) ?? [];
+        this.stoppedByPause.delete(sandboxId);
+        for (const id of ids) {
+          this.start(id).catch((error: unknown) =>
+            this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
+          );
+        }
       },
     });
     this.idleStop.start();
@@ -147,6 +167,7 @@ export class ConversationService {
       sandbox_id: record.sandboxId,
       // The loop's own state first: it changes even when the disk is too full to record the change.
       agent_state: this.runtimes.get(record.id)?.loop?.state ?? record.agentState,
+      sandbox_secrets: sandboxSecretNames(this.ctx, record.request),
     };
   }
 
@@ -203,10 +224,11 @@ export class ConversationService {
             apiBase: this.ctx.providerApiBase,
           })
         : null;
-    await this.ctx.docker.require();
+    await this.ctx.sandboxes.ensureAvailable(options.sandboxId ?? null);
     this.makeRoom();
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
+    if (request.expose_custom_secrets === false) start.expose_custom_secrets = false;
     const now = new Date().toISOString();
     const record: ConversationRecord = {
       id,
@@ -244,7 +266,7 @@ export class ConversationService {
     const record = this.require(id);
     if (record.status !== 'STOPPED') return;
     await this.checkStartable();
-    await this.ctx.docker.require();
+    await this.ctx.sandboxes.ensureAvailable(record.sandboxId);
     this.makeRoom();
     this.update(id, { status: 'STARTING' });
     this.launch(this.require(id), false);
@@ -286,7 +308,7 @@ export class ConversationService {
 
   rename(id: string, title: string): void {
     this.require(id);
-    const masked = new SecretMasker(this.ctx.secrets.values()).maskText(title);
+    const masked = this.ctx.masker.maskText(title);
     this.update(id, { title: masked, titleIsCustom: true });
     this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: masked });
   }
@@ -299,9 +321,17 @@ export class ConversationService {
   }
 
   async userAction(id: string, action: UserActionRequest): Promise<void> {
-    const loop = this.runningLoop(id);
+    // While the start waits for the user's say over the repository's code, confirm/reject answer it.
+    const consent = this.runtimes.get(id)?.consent;
+    if (consent?.pending && action.action === 'change_agent_state') {
+      const state = action.args.agent_state;
+      if (state === 'user_confirmed' || state === 'user_rejected')
+        return consent.decide(state, action.args.reason ?? '');
+    }
+    // A message is named after however it arrives: POST /message, POST /events or socket.io.
     if (action.action === 'message')
-      return loop.sendMessage(action.args.content, action.args.image_urls ?? []);
+      return this.sendMessage(id, action.args.content, action.args.image_urls ?? []);
+    const loop = this.runningLoop(id);
     if (action.action === 'run')
       return loop.runUserCommand(action.args.command, action.args.is_input ?? false);
     const state = action.args.agent_state;
@@ -350,7 +380,7 @@ export class ConversationService {
       const message = [microagentPrompt ?? taskPrompt, request.initial_user_msg].filter(Boolean).join('\n\n');
       const instructions = [request.conversation_instructions, microagentPrompt].filter(Boolean).join('\n\n');
       // Kept in SQLite to restart the pipeline: masked like the events they become.
-      const masker = new SecretMasker(this.ctx.secrets.values());
+      const masker = this.ctx.masker;
       return {
         initial_user_msg: message ? masker.maskText(message) : null,
         image_urls: images,
@@ -369,18 +399,31 @@ export class ConversationService {
     }
   }
 
-  /** Titles a conversation after its first user message, unless the user named it. */
+  /**
+   * Titles a conversation after its first user message, unless the user named it. One title call at a
+   * time: messages that follow while it runs are not the first.
+   */
   private nameAfter(id: string, message: string): void {
     const record = this.store.get(id);
     const runtime = this.runtimes.get(id);
-    if (!record || !runtime || record.titleIsCustom || record.title !== `Conversation ${id.slice(0, 5)}`)
+    if (
+      !record ||
+      !runtime ||
+      record.titleIsCustom ||
+      record.title !== `Conversation ${id.slice(0, 5)}` ||
+      this.naming.has(id)
+    )
       return;
-    void runtime.title(message).then((title) => {
-      const current = this.store.get(id);
-      if (!title || !current || current.titleIsCustom) return;
-      this.update(id, { title });
-      this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
-    });
+    this.naming.add(id);
+    void runtime
+      .title(message)
+      .finally(() => this.naming.delete(id))
+      .then((title) => {
+        const current = this.store.get(id);
+        if (!title || !current || current.titleIsCustom) return;
+        this.update(id, { title });
+        this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
+      });
   }
 
   private runningLoop(id: string) {
@@ -454,14 +497,14 @@ export class ConversationService {
       this.update(record.id, { status: 'RUNNING' });
       const message = runtime.beginAgent(first);
       if (message) this.nameAfter(record.id, message);
+      // The agent thinks while the rest of the workspace comes up; a failure there ends the start too.
+      await runtime.workspaceReady();
     } catch (error) {
       if (this.runtimes.get(record.id) !== runtime) return;
       const statusId = error instanceof StartFailure ? error.statusId : RUNTIME_STATUS.error;
-      const message = new SecretMasker(this.ctx.secrets.values()).maskText(
-        error instanceof Error ? error.message : String(error),
-      );
+      const message = this.ctx.masker.maskText(error instanceof Error ? error.message : String(error));
       this.ctx.logger.warn({ conversation_id: record.id, err: message }, 'conversation start failed');
-      this.events.append(record.id, errorObservation(message), new SecretMasker(this.ctx.secrets.values()));
+      this.events.append(record.id, errorObservation(message), this.ctx.masker);
       await this.stop(record.id);
       this.update(record.id, { runtimeStatus: statusId });
       this.publish(record.id, { type: 'error', id: statusId, message });

@@ -120,7 +120,7 @@ function reachInto(target: SandboxTarget): Pick<ConversationWorkspace, 'files' |
   }
   return {
     files: new LocalSandboxFiles(),
-    exec: processExec({ ...process.env, ...target.env }),
+    exec: processExec(target.env),
     realpath: localRealpath,
   };
 }

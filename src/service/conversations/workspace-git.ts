@@ -2,7 +2,8 @@ import { posix } from 'node:path';
 import type { GitChange, GitChangeStatus } from '../../shared/api/workspace';
 import { httpError } from '../http/errors';
 import { CHANGES_SINCE_SCRIPT, parseNameStatus } from '../local-repository/working-tree-index';
-import type { ConversationWorkspace, WorkspacePath } from './workspace-access';
+import type { ConversationWorkspace, ErrorLocation, WorkspacePath } from './workspace-access';
+import { MAX_OPENED_FILE_BYTES, readBounded, tooLargeError } from './workspace-text';
 
 const GIT_TIMEOUT_SECONDS = 60;
 
@@ -72,6 +73,11 @@ export function parseStatus(output: string): GitChange[] {
   return changes;
 }
 
+/** NUL-separated output without its last entry where the output was cut off at MAX_COMMAND_OUTPUT_BYTES. */
+function completeEntries(result: { stdout: string; truncated: boolean }): string {
+  return result.truncated ? result.stdout.slice(0, result.stdout.lastIndexOf('\0') + 1) : result.stdout;
+}
+
 /** What changed since the baseline commit: the agent's commits and its work in the working tree. */
 async function changesSinceBaseline(workspace: ConversationWorkspace, root: string, baseline: string) {
   const result = await workspace.exec(
@@ -80,7 +86,7 @@ async function changesSinceBaseline(workspace: ConversationWorkspace, root: stri
     GIT_TIMEOUT_SECONDS,
   );
   if (result.exitCode !== 0) throw new Error(`git diff failed: ${result.stderr.trim()}`);
-  return parseNameStatus(result.stdout).map((entry) => ({
+  return parseNameStatus(completeEntries(result)).map((entry) => ({
     status: changeStatus(entry.status === 'A' ? '??' : entry.status),
     path: entry.path,
   }));
@@ -88,7 +94,8 @@ async function changesSinceBaseline(workspace: ConversationWorkspace, root: stri
 
 /**
  * What changed in the repository since HEAD (since the starting snapshot for a repository copied from this
- * machine), with paths relative to the workspace.
+ * machine), with paths relative to the workspace. Output longer than MAX_COMMAND_OUTPUT_BYTES lists the
+ * changes that fit (its cut-off last entry dropped).
  */
 export async function gitChanges(workspace: ConversationWorkspace): Promise<GitChange[]> {
   const root = await repositoryRoot(workspace);
@@ -102,7 +109,7 @@ export async function gitChanges(workspace: ConversationWorkspace): Promise<GitC
       '--untracked-files=all',
     ]);
     if (status.exitCode !== 0) throw new Error(`git status failed: ${status.stderr.trim()}`);
-    changes = parseStatus(status.stdout);
+    changes = parseStatus(completeEntries(status));
   }
   return changes.map((change) => ({
     status: change.status,
@@ -110,10 +117,15 @@ export async function gitChanges(workspace: ConversationWorkspace): Promise<GitC
   }));
 }
 
-/** A file in the working tree and at HEAD (or the starting snapshot), `""` where it does not exist. */
+/**
+ * A file in the working tree and at HEAD (or the starting snapshot), `""` where it does not exist; 422 (at
+ * `loc`) when either is over MAX_OPENED_FILE_BYTES, as for opening a file.
+ */
 export async function gitDiff(
   workspace: ConversationWorkspace,
   file: WorkspacePath,
+  requested: string,
+  loc: ErrorLocation,
 ): Promise<{ modified: string; original: string }> {
   const root = await repositoryRoot(workspace);
   const inRepository = posix.relative(root.path, file.real);
@@ -124,6 +136,12 @@ export async function gitDiff(
     git(workspace, root.path, ['cat-file', 'blob', `${workspace.reviewBase ?? 'HEAD'}:${inRepository}`]),
     workspace.files.stat(file.real),
   ]);
-  const modified = current?.type === 'file' ? (await workspace.files.read(file.real)).toString('utf8') : '';
+  const tooLarge = () => tooLargeError(loc, requested, 'diff');
+  if (original.truncated || Buffer.byteLength(original.stdout) > MAX_OPENED_FILE_BYTES) throw tooLarge();
+  if (current?.type === 'file' && current.size > MAX_OPENED_FILE_BYTES) throw tooLarge();
+  const modified =
+    current?.type === 'file'
+      ? (await readBounded(workspace, file, requested, loc, 'diff')).toString('utf8')
+      : '';
   return { modified, original: original.exitCode === 0 ? original.stdout : '' };
 }

@@ -1,14 +1,9 @@
-/** The GIT_AUTHOR_* and GIT_COMMITTER_* variables of the commits made in a sandbox, from the settings. */
-export function gitIdentity(settings: {
-  git_user_name?: string | null;
-  git_user_email?: string | null;
-}): Record<string, string> {
-  const name = settings.git_user_name ?? 'Dockhand Agent';
-  const email = settings.git_user_email ?? 'agent@dockhand.invalid';
+/** The GIT_AUTHOR_* and GIT_COMMITTER_* variables of commits made in a sandbox as `identity`. */
+export function gitIdentityEnv(identity: { name: string; email: string }): Record<string, string> {
   return {
-    GIT_AUTHOR_NAME: name,
-    GIT_AUTHOR_EMAIL: email,
-    GIT_COMMITTER_NAME: name,
-    GIT_COMMITTER_EMAIL: email,
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email,
   };
 }

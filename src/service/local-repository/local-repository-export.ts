@@ -8,7 +8,8 @@ import type {
 } from '../../shared/api/local-repository';
 import type { ServiceContext } from '../context';
 import type { WorkspaceAccess } from '../conversations/workspace-access';
-import { gitIdentity } from '../git/git-identity';
+import { gitIdentityEnv } from '../git/git-identity';
+import { gitIdentity } from '../settings/settings-service';
 import { httpError } from '../http/errors';
 import { ValidationFailed } from '../http/validation';
 import { applyToWorkingTree } from './apply-to-tree';
@@ -59,7 +60,7 @@ export class LocalRepositoryExport {
       if (request.mode === 'branch') await this.checkNewBranch(repository.root, request.branch);
       const work = await exportWork(workspace, info, repository.commonDir, {
         message: (request.mode === 'branch' ? request.message : undefined) ?? DEFAULT_MESSAGE,
-        identity: gitIdentity(this.ctx.settings.stored() ?? {}),
+        identity: gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
         tempDir,
       });
       if (request.mode === 'apply') {

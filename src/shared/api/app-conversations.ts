@@ -88,7 +88,8 @@ export const AppConversation = z.object({
   updated_at: z.string(),
   sandbox_status: z.string().nullable(),
   execution_status: z.enum(EXECUTION_STATUSES).nullable(),
-  conversation_url: z.string(),
+  /** The sandbox's agent-server endpoint while it runs, else null. */
+  conversation_url: z.string().nullable(),
   session_api_key: z.string().nullable(),
 });
 export type AppConversation = z.infer<typeof AppConversation>;

@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
+import { httpError } from '../../http/errors';
 import type { ExposedUrl } from '../../../shared/api/sandboxes';
 import { WORKSPACE_DIR } from '../docker/container-options';
 import type { CreateRequest, ObservedState, ProcessTarget, SandboxProvider } from '../sandbox-provider';
 import type { SandboxRecord } from '../sandbox-store';
 import { INITIAL_ENV, WORKING_DIR } from '../sandbox-specs';
+import { hostBaseEnvironment } from './host-environment';
 import type { SandboxProcesses } from './sandbox-processes';
 
 const APP_PORT_NAMES = ['WORKER_1', 'WORKER_2'] as const;
@@ -49,7 +51,12 @@ export class ProcessSandboxProvider implements SandboxProvider {
     private readonly processes: SandboxProcesses,
   ) {}
 
-  async ensureAvailable(): Promise<void> {}
+  /** Pausing and ending a sandbox's process groups is only built and tested on Linux. */
+  async ensureAvailable(): Promise<void> {
+    if (process.platform !== 'linux') {
+      throw httpError(503, 'Process sandboxes need Linux; use the "docker" sandbox provider');
+    }
+  }
 
   workspaceDir(sandboxId: string): string {
     return path.join(this.dataDir, 'workspaces', sandboxId);
@@ -104,7 +111,7 @@ export class ProcessSandboxProvider implements SandboxProvider {
       sandboxId: record.id,
       workspaceDir,
       workingDir: hostPath(workspaceDir, WORKING_DIR),
-      env: { ...INITIAL_ENV },
+      env: { ...hostBaseEnvironment(), ...INITIAL_ENV },
       appPorts: { WORKER_1: port('WORKER_1'), WORKER_2: port('WORKER_2') },
       adopt: (member) => this.processes.adopt(record.id, member),
     };
