@@ -10,6 +10,7 @@ import { DockerConnection } from './sandbox/docker/docker-status';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
 import { SessionKey } from './secrets/session-key';
+import { logUnhandledRejections } from './unhandled-rejections';
 
 const USAGE = `Dockhand ${VERSION}
 
@@ -54,6 +55,7 @@ async function serve(values: { port?: string; 'data-dir'?: string }): Promise<vo
     rendererDir: rendererDir(),
     sandbox: { imageBuildScript: imageBuildScript() },
   });
+  logUnhandledRejections(service.context.logger);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -7,15 +7,19 @@ import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
 import { AppConversations } from './conversations/app-conversations';
 import { StartTaskStore } from './conversations/start-task-store';
+import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
 import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
 import { attachSocketServer } from './events/socket-server';
 import { ApiKeys } from './http/api-keys';
 import { createApp } from './http/app';
+import { KeyGate } from './http/key-gate';
+import { extraOriginsFromEnvironment, type OriginPolicy } from './http/security';
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
 import { conversationWorkspaceRoutes } from './routes/v0/conversation-workspace';
+import { localRepositoryRoutes } from './routes/v0/local-repository';
 import type { RouteSpec } from './http/routes';
 import { type ProviderApiBase, publicApiBase } from './git/provider-api';
 import { ProviderTokenService } from './git/provider-tokens';
@@ -32,6 +36,8 @@ import type { DockerConnection } from './sandbox/docker/docker-status';
 import type { SandboxConfig } from './sandbox/sandbox-config';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
 import { CustomSecretService } from './secrets/custom-secrets';
+import { MaskedValues } from './secrets/masked-values';
+import { LiveSecretMasker } from './events/secret-masker';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -55,6 +61,8 @@ export interface ServiceConfig {
   sessionApiKey?: string;
   /** Requests per second per key (burst twice that). */
   rateLimitPerSecond?: number;
+  /** Page origins allowed besides the service's own and app://dockhand (default: DOCKHAND_ALLOWED_ORIGINS, else none). */
+  allowedOrigins?: string[];
   /** Built renderer to serve at `/`. */
   rendererDir?: string;
   providerApiBase?: ProviderApiBase;
@@ -102,6 +110,7 @@ function writeDiscoveryFile(dataDir: string, url: string, port: number): string 
 /** The composition root: builds every dependency, the routes and the HTTP server, then listens. */
 export async function createService(config: ServiceConfig): Promise<DockhandService> {
   const rateLimitPerSecond = config.rateLimitPerSecond ?? rateLimitFromEnvironment();
+  const extraOrigins = config.allowedOrigins ?? extraOriginsFromEnvironment();
   const dataDir = path.resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const logger = config.logger ?? createLogger(dataDir);
@@ -128,6 +137,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
   });
+  const maskedValues = new MaskedValues(secrets, sessionKey, sandboxLayer.sandboxes);
   let port = 0;
   const context: ServiceContext = {
     version: VERSION,
@@ -136,6 +146,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     logger,
     db,
     secrets,
+    masker: new LiveSecretMasker(() => maskedValues.values()),
     sessionKey,
     settings,
     providerTokens,
@@ -160,11 +171,25 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     events,
   );
 
-  const keys = new ApiKeys(sessionKey, (id) => {
-    const sandboxId = conversationStore.get(id)?.sandboxId ?? null;
-    // A sandbox key is reported only while its sandbox runs, and only then does it open anything.
-    return sandboxId && context.sandboxes.find(sandboxId)?.status === 'RUNNING' ? sandboxId : null;
+  const agentServers = new AgentServers({
+    deps: { ctx: context, conversations, store: conversationStore, events },
+    logger,
+    rateLimitPerSecond,
+    extraOrigins,
   });
+  context.sandboxes.setAgentServers((id) => agentServers.exposedUrls(id));
+
+  const keys = new KeyGate(
+    new ApiKeys(sessionKey, (id) => {
+      const sandboxId = conversationStore.get(id)?.sandboxId ?? null;
+      // A sandbox key is reported only while its sandbox runs, and only then does it open anything.
+      return sandboxId && context.sandboxes.find(sandboxId)?.status === 'RUNNING' ? sandboxId : null;
+    }),
+  );
+  const origins: OriginPolicy = {
+    ports: () => [port],
+    extra: extraOrigins,
+  };
 
   const routes: RouteSpec[] = [];
   routes.push(
@@ -181,6 +206,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
     ...conversationWorkspaceRoutes(context, conversations),
+    ...localRepositoryRoutes(context, conversations),
     ...conversationStreamRoutes(conversations, events, sessionKey),
     ...appConversationRoutes(appConversations),
     ...v1EventRoutes(db),
@@ -188,7 +214,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   const app = createApp({
     routes,
     keys,
-    port: () => port,
+    origins,
     rateLimitPerSecond,
     logger,
     dataDir,
@@ -203,11 +229,12 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     conversations,
     events,
     keys,
-    port: () => port,
+    origins,
     hasSettings: () => settings.stored() !== null,
     onKeyRotated: (listener) => sessionKey.onRotate(listener),
   });
   await sandboxLayer.start();
+  await agentServers.start();
   const url = `http://127.0.0.1:${port}`;
   const discoveryFile = writeDiscoveryFile(dataDir, url, port);
   if (secrets.status.state !== 'ok') {
@@ -226,6 +253,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);
       sockets.engine.close();
+      agentServers.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {

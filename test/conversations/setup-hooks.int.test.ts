@@ -101,12 +101,25 @@ describe.skipIf(skip !== null)('.openhands/setup.sh and the pre-commit hook in a
     const events = await eventsOf(id);
 
     const hidden = events.filter((e) => e.args?.hidden === true || e.extras?.hidden === true);
-    expect(hidden).toHaveLength(2);
-    expect(hidden[0]).toMatchObject({ source: 'environment', action: 'run', args: { blocking: true } });
+    // Shown to the user as repository code (confirmation mode is off, so it runs): the script, then the hook.
+    expect(hidden).toHaveLength(4);
+    expect(hidden[0]).toMatchObject({
+      source: 'environment',
+      action: 'run',
+      args: {
+        blocking: true,
+        confirmation_state: 'confirmed',
+        repository_code: { kind: 'setup_script', name: '.openhands/setup.sh', content: SETUP },
+      },
+    });
     expect(String(hidden[0]?.args?.command)).toContain(
       "source '/workspace/project/tools/.openhands/setup.sh' > /tmp/dockhand/setup.log 2>&1",
     );
     expect(hidden[1]).toMatchObject({ observation: 'run', cause: hidden[0]?.id, success: true });
+    expect(hidden[2]).toMatchObject({
+      args: { repository_code: { kind: 'git_hook', name: '.openhands/pre-commit.sh', content: PRE_COMMIT } },
+    });
+    expect(hidden[3]).toMatchObject({ observation: 'run', cause: hidden[2]?.id });
     const runs = events.filter((e) => e.observation === 'run' && e.extras?.hidden !== true);
     expect(runs[0]?.content).toMatch(/^value=from-setup\n/);
     expect(runs[1]?.content).toMatch(/^pre-commit script\n/);
@@ -148,8 +161,13 @@ describe.skipIf(skip !== null)('.openhands/setup.sh and the pre-commit hook in a
       'cd /workspace/project/tools && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m again && cat /tmp/hook-log',
     );
     expect(commit.stdout).toBe('foreign\npre-commit script\n');
+    // The setup already ran; the foreign hook took the wrapper's place, so installing it again is shown.
     const hidden = (await eventsOf(id)).filter((e) => e.args?.hidden === true);
-    expect(hidden).toHaveLength(1);
+    expect(hidden.map((e) => (e.args?.repository_code as { kind: string }).kind)).toEqual([
+      'setup_script',
+      'git_hook',
+      'git_hook',
+    ]);
   });
 
   it('stops a setup.sh that outlives its time limit, killing its process group, and tells the agent', async () => {

@@ -51,8 +51,8 @@ describe.skipIf(skipReason !== null)('Docker sandbox lifecycle', () => {
     const running = await service.service.context.sandboxes.settled(starting.id);
     expect(running.status).toBe('RUNNING');
     expect(running.session_api_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    // No network: nothing is published.
-    expect(running.exposed_urls).toEqual([]);
+    // No network: no app port is published; the agent-server endpoint is Dockhand's own, on loopback.
+    expect(running.exposed_urls?.map((url) => url.name)).toEqual(['AGENT_SERVER']);
 
     const info = await docker.getContainer(`dockhand-${starting.id}`).inspect();
     expect(info.State.Running).toBe(true);

@@ -43,7 +43,7 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
     expect(created.status).toBe(200);
     const sandbox = await service.service.context.sandboxes.settled((created.json as SandboxInfo).id);
     expect(sandbox).toMatchObject({ status: 'RUNNING', provider: 'process', isolated: false });
-    expect(sandbox.exposed_urls?.map((url) => url.name)).toEqual(['WORKER_1', 'WORKER_2']);
+    expect(sandbox.exposed_urls?.map((url) => url.name)).toEqual(['WORKER_1', 'WORKER_2', 'AGENT_SERVER']);
     const folder = path.join(service.dataDir, 'workspaces', sandbox.id);
     expect(existsSync(path.join(folder, 'project'))).toBe(true);
 

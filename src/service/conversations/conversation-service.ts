@@ -9,9 +9,10 @@ import type { StatusUpdate } from '../agent/agent-loop';
 import { errorObservation } from '../agent/agent-events';
 import { needsApiKey } from '../agent/llm/model-routing';
 import { checkRepositoryAccess } from '../git/repository-access';
+import { resolveLocalRepository } from '../local-repository/resolve-repository';
+import { isLocalRepository } from '../../shared/api/local-repository';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import { SecretMasker } from '../events/secret-masker';
 import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
@@ -204,18 +205,23 @@ export class ConversationService {
     if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
     const repository =
       request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
-    const access = repository
-      ? await checkRepositoryAccess({
-          repository,
-          gitProvider:
-            request.git_provider ??
-            request.suggested_task?.git_provider ??
-            request.create_microagent?.git_provider ??
-            null,
-          tokens: (provider) => this.ctx.providerTokens.token(provider),
-          apiBase: this.ctx.providerApiBase,
-        })
-      : null;
+    const local =
+      repository && isLocalRepository(repository)
+        ? await resolveLocalRepository(repository, request.selected_branch ?? null)
+        : null;
+    const access =
+      repository && !local
+        ? await checkRepositoryAccess({
+            repository,
+            gitProvider:
+              request.git_provider ??
+              request.suggested_task?.git_provider ??
+              request.create_microagent?.git_provider ??
+              null,
+            tokens: (provider) => this.ctx.providerTokens.token(provider),
+            apiBase: this.ctx.providerApiBase,
+          })
+        : null;
     await this.ctx.sandboxes.ensureAvailable(options.sandboxId ?? null);
     this.makeRoom();
     if (request.mcp_config)
@@ -228,8 +234,8 @@ export class ConversationService {
       status: 'STARTING',
       runtimeStatus: null,
       agentState: null,
-      selectedRepository: repository,
-      selectedBranch: request.selected_branch ?? null,
+      selectedRepository: local?.root ?? repository,
+      selectedBranch: local ? local.branch : (request.selected_branch ?? null),
       gitProvider: access?.provider ?? null,
       trigger:
         options.trigger ??
@@ -299,7 +305,7 @@ export class ConversationService {
 
   rename(id: string, title: string): void {
     this.require(id);
-    const masked = new SecretMasker(this.ctx.secrets.values()).maskText(title);
+    const masked = this.ctx.masker.maskText(title);
     this.update(id, { title: masked, titleIsCustom: true });
     this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: masked });
   }
@@ -312,6 +318,13 @@ export class ConversationService {
   }
 
   async userAction(id: string, action: UserActionRequest): Promise<void> {
+    // While the start waits for the user's say over the repository's code, confirm/reject answer it.
+    const consent = this.runtimes.get(id)?.consent;
+    if (consent?.pending && action.action === 'change_agent_state') {
+      const state = action.args.agent_state;
+      if (state === 'user_confirmed' || state === 'user_rejected')
+        return consent.decide(state, action.args.reason ?? '');
+    }
     // A message is named after however it arrives: POST /message, POST /events or socket.io.
     if (action.action === 'message')
       return this.sendMessage(id, action.args.content, action.args.image_urls ?? []);
@@ -364,7 +377,7 @@ export class ConversationService {
       const message = [microagentPrompt ?? taskPrompt, request.initial_user_msg].filter(Boolean).join('\n\n');
       const instructions = [request.conversation_instructions, microagentPrompt].filter(Boolean).join('\n\n');
       // Kept in SQLite to restart the pipeline: masked like the events they become.
-      const masker = new SecretMasker(this.ctx.secrets.values());
+      const masker = this.ctx.masker;
       return {
         initial_user_msg: message ? masker.maskText(message) : null,
         image_urls: images,
@@ -481,14 +494,14 @@ export class ConversationService {
       this.update(record.id, { status: 'RUNNING' });
       const message = runtime.beginAgent(first);
       if (message) this.nameAfter(record.id, message);
+      // The agent thinks while the rest of the workspace comes up; a failure there ends the start too.
+      await runtime.workspaceReady();
     } catch (error) {
       if (this.runtimes.get(record.id) !== runtime) return;
       const statusId = error instanceof StartFailure ? error.statusId : RUNTIME_STATUS.error;
-      const message = new SecretMasker(this.ctx.secrets.values()).maskText(
-        error instanceof Error ? error.message : String(error),
-      );
+      const message = this.ctx.masker.maskText(error instanceof Error ? error.message : String(error));
       this.ctx.logger.warn({ conversation_id: record.id, err: message }, 'conversation start failed');
-      this.events.append(record.id, errorObservation(message), new SecretMasker(this.ctx.secrets.values()));
+      this.events.append(record.id, errorObservation(message), this.ctx.masker);
       await this.stop(record.id);
       this.update(record.id, { runtimeStatus: statusId });
       this.publish(record.id, { type: 'error', id: statusId, message });

@@ -14,7 +14,7 @@ fi
 exec "$(git rev-parse --show-toplevel)/${PRE_COMMIT_SCRIPT}" "$@"
 `;
 
-// $1 = repository, $2 = wrapper. Prints what it did: absent, present or installed.
+// $1 = repository, $2 = wrapper, $3 = "check" to only look. Prints absent, present, missing (check) or installed.
 const INSTALL_SCRIPT = `set -e
 cd "$1"
 [ -f ${PRE_COMMIT_SCRIPT} ] || { echo absent; exit 0; }
@@ -23,27 +23,37 @@ hooks=$(git rev-parse --path-format=absolute --git-path hooks 2>/dev/null || git
 mkdir -p "$hooks"
 hook="$hooks/pre-commit"
 if [ -f "$hook" ] && grep -qx '${WRAPPER_MARK}' "$hook"; then echo present; exit 0; fi
+[ "$3" != check ] || { echo missing; exit 0; }
 if [ -e "$hook" ] || [ -L "$hook" ]; then mv -f "$hook" "$hooks/pre-commit.local"; fi
 printf '%s' "$2" > "$hook"
 chmod 755 "$hook"
 echo installed`;
 
-export type HookOutcome = 'absent' | 'present' | 'installed';
+export type HookOutcome = 'absent' | 'present' | 'missing' | 'installed';
 
 export class GitHookError extends Error {}
 
-/**
- * Step 7 of the start pipeline: with `.openhands/pre-commit.sh` in the repository, installs the wrapper as its
- * pre-commit hook, keeping a hook that was there as `pre-commit.local` (run first). An installed wrapper is
- * left as it is, so a restart changes nothing.
- */
-export async function installPreCommitHook(exec: SandboxExec, repoDir: string): Promise<HookOutcome> {
-  const result = await exec(['sh', '-c', INSTALL_SCRIPT, 'sh', repoDir, PRE_COMMIT_WRAPPER], {}, 60);
+async function runInstallScript(exec: SandboxExec, repoDir: string, mode: 'check' | 'install') {
+  const result = await exec(['sh', '-c', INSTALL_SCRIPT, 'sh', repoDir, PRE_COMMIT_WRAPPER, mode], {}, 60);
   const outcome = result.stdout.trim();
-  if (result.exitCode !== 0 || !['absent', 'present', 'installed'].includes(outcome)) {
+  if (result.exitCode !== 0 || !['absent', 'present', 'missing', 'installed'].includes(outcome)) {
     throw new GitHookError(
       `Installing the ${PRE_COMMIT_SCRIPT} hook failed: ${(result.stderr || result.stdout).trim()}`,
     );
   }
   return outcome as HookOutcome;
+}
+
+/** Whether the repository has `.openhands/pre-commit.sh` (`absent`) and its wrapper is installed (`present`). */
+export function preCommitHookState(exec: SandboxExec, repoDir: string): Promise<HookOutcome> {
+  return runInstallScript(exec, repoDir, 'check');
+}
+
+/**
+ * Step 7 of the start pipeline, once the user's say allows it: with `.openhands/pre-commit.sh` in the
+ * repository, installs the wrapper as its pre-commit hook, keeping a hook that was there as
+ * `pre-commit.local` (run first). An installed wrapper is left as it is, so a restart changes nothing.
+ */
+export function installPreCommitHook(exec: SandboxExec, repoDir: string): Promise<HookOutcome> {
+  return runInstallScript(exec, repoDir, 'install');
 }

@@ -4,6 +4,7 @@ import type { NewEvent, V0Event } from '../../shared/api/events';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import { observationText, type ShellSession } from '../sandbox/shell/shell-session';
 import { shellQuote } from '../sandbox/shell/shell-input';
+import type { RepositoryCode } from './repository-code';
 
 export const SETUP_SCRIPT = '.openhands/setup.sh';
 export const SETUP_LOG = '/tmp/dockhand/setup.log';
@@ -29,6 +30,8 @@ export interface SetupScriptDeps {
   timeoutSeconds: number;
   /** Appends an event to the conversation's log. */
   record(event: NewEvent): V0Event;
+  /** Shows the script to the user; the id of the action it runs under, or null when it must not run. */
+  approve(code: RepositoryCode): Promise<number | null>;
   /** Tells the user what is happening (`warning` when the script failed). */
   report(message: string, warning: boolean): void;
 }
@@ -36,13 +39,18 @@ export interface SetupScriptDeps {
 /** Whether the script ran to the end with exit code 0; otherwise the note the agent gets about it. */
 export type SetupOutcome = { ran: false } | { ran: true; note: string | null };
 
+/** The command that sources the script in the agent's shell, its output going to SETUP_LOG. */
+export function setupCommand(script: string): string {
+  return `mkdir -p ${path.posix.dirname(SETUP_LOG)} && source ${shellQuote(script)} > ${SETUP_LOG} 2>&1`;
+}
+
 async function readOrNull(files: SandboxFiles, file: string): Promise<Buffer | null> {
   return (await files.stat(file))?.type === 'file' ? files.read(file) : null;
 }
 
 /**
- * Step 6 of the start pipeline: sources `.openhands/setup.sh` in the agent's shell (so what it exports stays
- * set) as a hidden action the model never sees, with no no-output rule and one time limit; past it the command
+ * Step 6 of the start pipeline: once the user's say allows it (`approve`), sources `.openhands/setup.sh` in
+ * the agent's shell (so what it exports stays set) as a hidden action the model never sees, with no no-output rule and one time limit; past it the command
  * is stopped (C-c, then the foreground process group killed). Output goes to SETUP_LOG. A run that succeeded
  * for the same script content is not repeated when the conversation starts again.
  */
@@ -54,26 +62,15 @@ export async function runSetupScript(deps: SetupScriptDeps): Promise<SetupOutcom
   const digest = createHash('sha256').update(content).digest('hex');
   if ((await readOrNull(deps.files, doneFile))?.toString('utf8') === digest) return { ran: false };
 
-  deps.report(`Running ${SETUP_SCRIPT}...`, false);
-  const logDir = path.posix.dirname(SETUP_LOG);
-  const command = `mkdir -p ${logDir} && source ${shellQuote(script)} > ${SETUP_LOG} 2>&1`;
-  const action = deps.record({
-    source: 'environment',
-    message: `Running command: ${command}`,
-    action: 'run',
-    args: {
-      command,
-      is_input: false,
-      thought: '',
-      blocking: true,
-      is_static: false,
-      cwd: null,
-      hidden: true,
-      confirmation_state: 'confirmed',
-      security_risk: -1,
-      timeout: deps.timeoutSeconds,
-    },
+  const command = setupCommand(script);
+  const actionId = await deps.approve({
+    kind: 'setup_script',
+    name: SETUP_SCRIPT,
+    content: content.toString('utf8'),
+    command,
   });
+  if (actionId === null) return { ran: false };
+  deps.report(`Running ${SETUP_SCRIPT}...`, false);
   let result = await deps.shell.execute({ command, timeout: deps.timeoutSeconds });
   const timedOut = result.outcome === 'hard_timeout';
   if (timedOut) result = (await deps.shell.interrupt()) ?? result;
@@ -84,7 +81,7 @@ export async function runSetupScript(deps: SetupScriptDeps): Promise<SetupOutcom
     content: observationText(result),
     extras: { command, hidden: true, metadata: result.metadata },
     success: !timedOut && result.exit_code === 0,
-    cause: action.id,
+    cause: actionId,
   });
   if (!timedOut && result.exit_code === 0) {
     await deps.files.write(doneFile, digest);

@@ -45,6 +45,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   responses: Record<number, RouteResponse>;
   /** Open routes need no session key. */
   open?: boolean;
+  /** The key may come as the `session_api_key` query parameter (event streams); elsewhere only the header. */
+  keyInQuery?: boolean;
   handler: (input: HandlerInput<B, Q, P>) => unknown;
 }
 
@@ -151,11 +153,19 @@ export function mountRoutes(router: Router, specs: RouteSpec[]): void {
   }
 }
 
+/** Routers match as these options say: case-sensitive and strict (no optional trailing slash). */
+export const ROUTER_OPTIONS = { caseSensitive: true, strict: true } as const;
+
+/** Whether a (normalised) path names one of `specs`, matched exactly as the router matches it. */
+export function pathMatcher(specs: RouteSpec[]): (path: string) => boolean {
+  const matchers = specs.map((spec) => match(spec.path, { sensitive: true, trailing: false, decode: false }));
+  return (path) => matchers.some((matches) => matches(path));
+}
+
 /** 405 for a known path with another method, else 404. */
 export function unmatchedRoute(specs: RouteSpec[]) {
-  const matchers = specs.map((spec) => match(spec.path, { decode: decodeURIComponent }));
+  const known = pathMatcher(specs);
   return (req: Request, _res: Response) => {
-    const known = matchers.some((matches) => matches(req.path));
-    throw known ? httpError(405, 'Method Not Allowed') : httpError(404, 'Not Found');
+    throw known(req.path) ? httpError(405, 'Method Not Allowed') : httpError(404, 'Not Found');
   };
 }

@@ -20,6 +20,7 @@ export const DEFAULTS = {
   condenser_max_size: 120,
   max_concurrent_conversations: 3,
   max_live_sandboxes: 5,
+  sandbox_warm_pool: 1,
 } as const;
 
 /** The git identity the agent commits with, which the settings show: the saved one, else Dockhand's. */
@@ -102,6 +103,7 @@ export class SettingsService {
       sandbox_provider: s.sandbox_provider ?? 'docker',
       max_concurrent_conversations: s.max_concurrent_conversations ?? DEFAULTS.max_concurrent_conversations,
       max_live_sandboxes: s.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
+      sandbox_warm_pool: s.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
     };
   }
 

@@ -31,7 +31,10 @@ export function useConversationEvents(conversationId: string) {
     store.hold();
     return followEvents(
       {
-        openStream: (after) => new FetchEventSource(api.keyedUrl(`${path}/stream`, { after: String(after) })),
+        openStream: (after) => {
+          const stream = api.streamRequest(`${path}/stream`, { after: String(after) });
+          return new FetchEventSource(stream.url, stream.headers);
+        },
         fetchPage: (startId) => api.get(`${path}?start_id=${startId}&limit=${PAGE_LIMIT}`, EventPage),
         lastId: () => store.lastId,
       },

@@ -48,6 +48,8 @@ export interface ContainerPlan {
    * `no-new-privileges` is set so no setuid binary can raise privileges.
    */
   allowSudo: boolean;
+  /** Made for the warm pool (labelled so a crash leaves nothing that a restart cannot find). */
+  pooled?: boolean;
 }
 
 function portKey(port: number): string {
@@ -79,7 +81,12 @@ export function containerOptions(plan: ContainerPlan): Docker.ContainerCreateOpt
     WorkingDir: spec.workingDir,
     ...(plan.user ? { User: plan.user } : {}),
     ...names,
-    Labels: { ...labels, [LABEL.sandboxId]: sandboxId, [LABEL.spec]: spec.id },
+    Labels: {
+      ...labels,
+      [LABEL.sandboxId]: sandboxId,
+      [LABEL.spec]: spec.id,
+      ...(plan.pooled ? { [LABEL.pool]: 'true' } : {}),
+    },
     ...(publish ? { ExposedPorts: Object.fromEntries(appPorts.map((port) => [portKey(port), {}])) } : {}),
     HostConfig: {
       Init: true,

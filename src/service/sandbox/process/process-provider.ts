@@ -8,6 +8,7 @@ import { WORKSPACE_DIR } from '../docker/container-options';
 import type { CreateRequest, ObservedState, ProcessTarget, SandboxProvider } from '../sandbox-provider';
 import type { SandboxRecord } from '../sandbox-store';
 import { INITIAL_ENV, WORKING_DIR } from '../sandbox-specs';
+import { hostBaseEnvironment } from './host-environment';
 import type { SandboxProcesses } from './sandbox-processes';
 
 const APP_PORT_NAMES = ['WORKER_1', 'WORKER_2'] as const;
@@ -110,7 +111,7 @@ export class ProcessSandboxProvider implements SandboxProvider {
       sandboxId: record.id,
       workspaceDir,
       workingDir: hostPath(workspaceDir, WORKING_DIR),
-      env: { ...INITIAL_ENV },
+      env: { ...hostBaseEnvironment(), ...INITIAL_ENV },
       appPorts: { WORKER_1: port('WORKER_1'), WORKER_2: port('WORKER_2') },
       adopt: (member) => this.processes.adopt(record.id, member),
     };
