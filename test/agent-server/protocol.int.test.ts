@@ -160,6 +160,8 @@ describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox'
       401,
     );
     expect(await refusal(client.connect({ headers: { Origin: 'http://evil.example' } }))).toBe(403);
+    // Another local page (say an app a sandbox serves on a published port) is not one of Dockhand's own.
+    expect(await refusal(client.connect({ headers: { Origin: 'http://127.0.0.1:9' } }))).toBe(403);
     // The page Dockhand serves is a local origin: the OpenHands UI on it connects.
     const local = await client.connect({ headers: { Origin: `http://127.0.0.1:${service.port}` } });
     await local.close();

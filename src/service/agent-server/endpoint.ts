@@ -22,7 +22,7 @@ export interface EndpointOptions {
   sandboxId: string;
   logger: Logger;
   rateLimitPerSecond: number;
-  /** Page origins allowed besides the endpoint's own and app://dockhand, as for the service. */
+  /** Page origins allowed besides the endpoint's and the service's own and app://dockhand, as for the service. */
   extraOrigins: readonly string[];
 }
 
@@ -94,7 +94,8 @@ export class AgentServerEndpoint {
           deps.ctx.sandboxes.find(sandboxId)?.status === 'RUNNING' &&
           sameKey(key, sandboxKey(deps.ctx.sessionKey.current, sandboxId)),
       }),
-      origins: { ports: () => [this.port], extra: options.extraOrigins },
+      // Its own origins, and the service's: the OpenHands UI Dockhand serves calls it from there.
+      origins: { ports: () => [this.port, deps.ctx.port()], extra: options.extraOrigins },
       rateLimitPerSecond: options.rateLimitPerSecond,
       logger: options.logger.child({ agent_server: sandboxId }),
       dataDir: deps.ctx.dataDir,

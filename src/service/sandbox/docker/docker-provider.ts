@@ -27,6 +27,7 @@ import { DockerEventWatcher } from './docker-events';
 import { type DockerImages, type ImageContents, isRootUser } from './docker-images';
 import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
 import { installFilter, LABEL } from './labels';
+import { ensureSandboxNetwork } from './sandbox-network';
 
 /** §14: a sandbox whose probe keeps failing this long goes to ERROR. */
 const PROBE_FAILURE_LIMIT_MS = 30_000;
@@ -233,6 +234,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (!contents.hasBash) {
       throw new SandboxFailure(`Image ${spec.id} has no /bin/bash; choose an image that provides it.`);
     }
+    if (this.config.network === 'bridge') await ensureSandboxNetwork(this.connection.client);
     const container = await this.connection.client.createContainer(
       containerOptions({
         sandboxId: id,

@@ -92,6 +92,19 @@ export function ConversationHeader({ conversation, agentState, startingNote }: C
               <dd>{agent}</dd>
             </div>
           )}
+          <div>
+            <dt>Secrets in the sandbox</dt>
+            <dd title="Environment variables of the sandbox's shell that hold your secrets">
+              {conversation.sandbox_secrets.length > 0
+                ? conversation.sandbox_secrets.map((name, index) => (
+                    <span key={name}>
+                      {index > 0 && ', '}
+                      <code>{name}</code>
+                    </span>
+                  ))
+                : 'None'}
+            </dd>
+          </div>
         </dl>
         {conversation.sandbox_id && <SandboxControls sandboxId={conversation.sandbox_id} />}
       </div>
