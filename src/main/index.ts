@@ -8,6 +8,7 @@ import { logUnhandledRejections } from '../service/unhandled-rejections';
 import { dataDirOverride, resolveAppPaths, resolveRendererEntry } from './app-paths';
 import { appProtocolHandler, APP_SCHEME_PRIVILEGES } from './app-protocol';
 import { serveConnection } from './connection-ipc';
+import { serveFolderDialog } from './folder-dialog-ipc';
 import { contentSecurityPolicy } from './content-security-policy';
 import type { MainLog } from './main-log';
 import { openMainWindow } from './main-window';
@@ -86,6 +87,14 @@ async function start(): Promise<void> {
     connection: () => ({ baseUrl: service.url, apiKey: service.context.sessionKey.current }),
     log: logger,
   });
+  const stopServingFolderDialog = serveFolderDialog(ipcMain, {
+    trustedPage: () => ({ webContentsId: mainWindow?.webContents.id ?? null, origin: entry.origin }),
+    showDialog: () =>
+      mainWindow
+        ? dialog.showOpenDialog(mainWindow, { properties: ['openDirectory'] })
+        : Promise.resolve({ canceled: true, filePaths: [] }),
+    log: logger,
+  });
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({
@@ -99,7 +108,10 @@ async function start(): Promise<void> {
   );
 
   const quit = new GracefulQuit({
-    stopAccepting: stopServingConnection,
+    stopAccepting: () => {
+      stopServingConnection();
+      stopServingFolderDialog();
+    },
     // Sandboxes on quit: the service pauses them as it closes (the default). A setting that keeps
     // them running is passed here once ServiceConfig or close() accepts it.
     closeService: () => service.close(),

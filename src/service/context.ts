@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { SecretMasker } from './events/secret-masker';
 import type { ProviderApiBase } from './git/provider-api';
 import type { ProviderTokenService } from './git/provider-tokens';
 import type { CustomSecretService } from './secrets/custom-secrets';
@@ -18,6 +19,8 @@ export interface ServiceContext {
   logger: Logger;
   db: Db;
   secrets: SecretStore;
+  /** Masks every secret the service knows, as they are now (rebuilt when one changes). */
+  masker: SecretMasker;
   sessionKey: SessionKey;
   settings: SettingsService;
   providerTokens: ProviderTokenService;

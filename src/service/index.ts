@@ -36,6 +36,8 @@ import type { DockerConnection } from './sandbox/docker/docker-status';
 import type { SandboxConfig } from './sandbox/sandbox-config';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
 import { CustomSecretService } from './secrets/custom-secrets';
+import { MaskedValues } from './secrets/masked-values';
+import { LiveSecretMasker } from './events/secret-masker';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -123,6 +125,10 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   const providerApiBase = config.providerApiBase ?? publicApiBase;
   const providerTokens = new ProviderTokenService(db, secrets, providerApiBase);
   const settings = new SettingsService(db, secrets, providerTokens);
+  // MCP secrets an older version kept in SQLite move to the secret store (retried at each start until they can).
+  await settings.migrateMcpSecrets().catch((error: unknown) => {
+    logger.warn({ err: error }, 'MCP secrets could not move from the settings into the secret store yet');
+  });
   const startedAt = new Date();
   const sandboxLayer = createSandboxLayer({
     dataDir,
@@ -135,6 +141,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
   });
+  const maskedValues = new MaskedValues(secrets, sessionKey, sandboxLayer.sandboxes);
   let port = 0;
   const context: ServiceContext = {
     version: VERSION,
@@ -143,6 +150,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     logger,
     db,
     secrets,
+    masker: new LiveSecretMasker(() => maskedValues.values()),
     sessionKey,
     settings,
     providerTokens,

@@ -12,7 +12,8 @@ export interface Frame {
 
 /** One line of the protocol transcript: a frame either way on the socket, or a REST call and its answer. */
 export type TranscriptLine =
-  { dir: 'recv' | 'send'; frame: unknown } | { dir: 'rest'; call: string; status: number; body: unknown };
+  | { dir: 'recv' | 'send'; frame: unknown }
+  | { dir: 'rest'; call: string; body: unknown; status: number; answer: unknown };
 
 /**
  * A client of one sandbox's agent-server endpoint, speaking the protocol as OpenHands V1 clients do: the
@@ -39,13 +40,16 @@ export class AgentServerClient {
       key: this.key,
       ...(body === undefined ? {} : { body }),
     });
-    if (record)
+    if (record) {
+      const answer = response.json ?? (response.text ? `${response.text.length} bytes` : null);
       this.transcript.push({
         dir: 'rest',
         call: `${method} ${path}`,
-        status: response.status,
         body: body ?? null,
+        status: response.status,
+        answer,
       });
+    }
     return response;
   }
 

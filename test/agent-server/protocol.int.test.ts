@@ -117,6 +117,21 @@ describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox'
       conversation.session_api_key as string,
     );
     expect((await client.rest('GET', '/api/vscode/url', undefined, false)).json).toEqual({ url: null });
+    // Both OpenAPI documents describe it: the service's V1 section, and the endpoint's own document.
+    const serviceDocument = (await service.api('GET', '/api/openapi.json', { key: null })).json as {
+      tags: { name: string; description: string }[];
+    };
+    expect(serviceDocument.tags.find((tag) => tag.name === 'v1')?.description).toContain('AGENT_SERVER');
+    const own = (await rawRequest(client.port, 'GET', '/openapi.json')).json as {
+      paths: Record<string, object>;
+    };
+    expect(Object.keys(own.paths)).toEqual(
+      expect.arrayContaining([
+        '/sockets/events/{id}',
+        '/api/conversations/{id}/events/respond_to_confirmation',
+        '/api/git/changes/{path}',
+      ]),
+    );
   });
 
   it('refuses a missing or wrong key, the session key, a foreign Origin or Host, and other conversations', async () => {
@@ -145,6 +160,8 @@ describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox'
       401,
     );
     expect(await refusal(client.connect({ headers: { Origin: 'http://evil.example' } }))).toBe(403);
+    // Another local page (say an app a sandbox serves on a published port) is not one of Dockhand's own.
+    expect(await refusal(client.connect({ headers: { Origin: 'http://127.0.0.1:9' } }))).toBe(403);
     // The page Dockhand serves is a local origin: the OpenHands UI on it connects.
     const local = await client.connect({ headers: { Origin: `http://127.0.0.1:${service.port}` } });
     await local.close();
@@ -273,8 +290,40 @@ describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox'
     await socket.status('idle', from);
   });
 
+  it('answers bad input with 422 over REST and a ServerErrorEvent over the socket', async () => {
+    const events = `/api/conversations/${conversationId}/events`;
+    const assistant = await client.rest(
+      'POST',
+      events,
+      { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+      false,
+    );
+    expect(assistant.status).toBe(422);
+    expect((assistant.json as { detail: { loc: unknown[] }[] }).detail[0]?.loc).toEqual(['body', 'role']);
+    const noText = await client.rest('POST', events, { role: 'user', content: [] }, false);
+    expect(noText.status).toBe(422);
+    const confirm = await client.rest(
+      'POST',
+      `${events}/respond_to_confirmation`,
+      { accept: 'maybe' },
+      false,
+    );
+    expect(confirm.status).toBe(422);
+    const from = socket.frames.length;
+    socket.send({ role: 'user', content: 'not a list' });
+    const error = await socket.next((f) => f.kind === 'ServerErrorEvent', 'the error', from);
+    expect(error).toMatchObject({ code: 'ValidationError', source: 'environment' });
+    const traversal = await client.rest(
+      'GET',
+      '/api/file/download?path=/workspace/project/../../etc/passwd',
+      undefined,
+      false,
+    );
+    expect(traversal.status).toBe(422);
+  });
+
   it('answers search, count and get with what the socket sent, and a reconnect resends each event once', async () => {
-    const stored = storedFrames(socket.frames);
+    const stored = storedFrames(socket.frames).filter((f) => f.kind !== 'ServerErrorEvent');
     const ids = stored.map((f) => f.id);
     expect(new Set(ids).size).toBe(ids.length);
     const count = (await client.rest('GET', `/api/conversations/${conversationId}/events/count`))
@@ -355,5 +404,14 @@ describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox'
         client.transcript,
       );
     }
+  });
+
+  it('closes its sockets when the session key rotates, after which the old sandbox key opens nothing', async () => {
+    expect((await service.api('POST', '/api/session-api-key/rotate')).status).toBe(200);
+    expect((await socket.whenClosed()).code).toBe(1008);
+    const old = await rawRequest(client.port, 'GET', `/api/conversations/${conversationId}`, {
+      key: client.key,
+    });
+    expect(old.status).toBe(401);
   });
 });

@@ -22,7 +22,7 @@ function shorten(value: unknown): unknown {
 function render(line: TranscriptLine): string {
   if (line.dir === 'rest') {
     const body = line.body === null ? '' : ` ${JSON.stringify(shorten(line.body))}`;
-    return `REST ${line.call}${body}  →  ${line.status}`;
+    return `REST ${line.call}${body}  →  ${line.status} ${JSON.stringify(shorten(line.answer))}`;
   }
   return `${line.dir === 'recv' ? '⇐ recv' : '⇒ send'} ${JSON.stringify(shorten(line.frame))}`;
 }

@@ -39,6 +39,7 @@ const DEFAULT_VIEW = {
   sandbox_provider: 'docker',
   max_concurrent_conversations: 3,
   max_live_sandboxes: 5,
+  sandbox_warm_pool: 1,
 };
 
 function outcome(response: TestResponse) {
@@ -248,6 +249,30 @@ describe('settings (GET/POST /api/settings)', () => {
         ],
       ],
       [
+        { sandbox_warm_pool: 6 },
+        [
+          {
+            type: 'less_than_equal',
+            loc: ['body', 'sandbox_warm_pool'],
+            msg: 'Input should be less than or equal to 5',
+            input: 6,
+            ctx: { le: 5 },
+          },
+        ],
+      ],
+      [
+        { sandbox_warm_pool: -1 },
+        [
+          {
+            type: 'greater_than_equal',
+            loc: ['body', 'sandbox_warm_pool'],
+            msg: 'Input should be greater than or equal to 0',
+            input: -1,
+            ctx: { ge: 0 },
+          },
+        ],
+      ],
+      [
         { max_budget_per_task: 0 },
         [
           {
@@ -338,7 +363,7 @@ describe('settings (GET/POST /api/settings)', () => {
       expect(shown.mcp_config).toEqual({
         sse_servers: [{ url: sse, api_key: '**********' }],
         shttp_servers: [{ url: shttp, api_key: '**********', timeout: 30 }],
-        stdio_servers: [{ name: 'fs', command: 'npx', args: ['-y', 'mcp-fs'], env: { ROOT: '/w' } }],
+        stdio_servers: [{ name: 'fs', command: 'npx', args: ['-y', 'mcp-fs'], env: { ROOT: '**********' } }],
       });
 
       expect(await save({ mcp_config: shown.mcp_config })).toEqual(STORED);

@@ -242,9 +242,7 @@ describe.skipIf(skip !== null)('conversations on a repository of this machine', 
     repo.git('config', 'core.alternateRefsCommand', `${repo.root}/.git/hooks/fsmonitor`);
     // A link out of the repository, and an index entry that pretends a file lies behind it.
     symlinkSync(outside.root, `${repo.root}/out`);
-    const blob = repo
-      .git('hash-object', '-w', '--stdin', '--no-filters', `${outside.root}/secret.txt`)
-      .trim();
+    const blob = repo.git('hash-object', '-w', '--no-filters', `${outside.root}/secret.txt`).trim();
     repo.git(
       '-c',
       'core.fsmonitor=false',

@@ -85,6 +85,7 @@ describe.skipIf(skip !== null)('repository code needs the user’s consent (Dock
       args: { hidden: true, security_risk: 2 },
     });
     expect(codeOf(question as V0Event)).toEqual({
+      id: expect.any(String),
       kind: 'setup_script',
       name: '.openhands/setup.sh',
       content: HOSTILE['.openhands/setup.sh'],

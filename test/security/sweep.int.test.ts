@@ -31,7 +31,7 @@ describe('security sweep over every route of the OpenAPI document', () => {
     const refused: string[] = [];
     for (const [i, op] of keyed.entries()) {
       // Wrong keys differ per route: failures are throttled per presented key as well as per address.
-      for (const key of [null, `${svc.key}${i}`, `${svc.key.slice(0, -1)}${i}`, '']) {
+      for (const key of [null, `${svc.key}${i}`, `${svc.key.slice(0, -1)}!${i}`, '']) {
         const headers: Record<string, string> = key === null ? {} : { 'X-Session-API-Key': key };
         const answer = await request(svc.port, op.method, concrete(op), headers, nextAddress());
         if (answer.status !== 401 || JSON.stringify(answer.json) !== '{"detail":"Unauthorized"}') {
@@ -76,11 +76,19 @@ describe('security sweep over every route of the OpenAPI document', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('refuses cross-origin preflights and simple requests from non-local origins on every route', async () => {
+  it('refuses cross-origin preflights and simple requests from foreign and other local origins on every route', async () => {
     const wrong: string[] = [];
     const paths = [...keyed.map((op) => [op.method, concrete(op)]), ['GET', SSE], ['GET', SOCKET_POLL]];
     for (const [method = 'GET', path = '/'] of paths) {
-      for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file://']) {
+      // Another local port stands for an app the agent serves from a sandbox, or any other local server.
+      const otherLocal = `http://localhost:${svc.port + 1}`;
+      for (const origin of [
+        'https://evil.example',
+        'null',
+        'http://localhost.evil.example',
+        'file://',
+        otherLocal,
+      ]) {
         const preflight = await request(svc.port, 'OPTIONS', path, {
           Origin: origin,
           'Access-Control-Request-Method': method,

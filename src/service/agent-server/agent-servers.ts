@@ -1,11 +1,16 @@
-import type { ExposedUrl } from '../../shared/api/sandboxes';
+import type { ExposedUrl, SandboxStatus } from '../../shared/api/sandboxes';
 import { AgentServerEndpoint, type EndpointOptions } from './endpoint';
 
 /** Close code for sockets opened with a key that no longer opens anything (policy violation). */
 const KEY_ROTATED = 1008;
+/**
+ * An endpoint is bound while its sandbox starts, so its URL is known by the time the sandbox is reported
+ * RUNNING; it answers only while the sandbox is RUNNING (its key opens nothing before).
+ */
+const OPEN_WHILE: SandboxStatus[] = ['STARTING', 'RUNNING'];
 
 /**
- * The agent-server endpoints: one per RUNNING sandbox, opened when it starts or resumes (on the port it had,
+ * The agent-server endpoints: one per running sandbox, opened when it starts or resumes (on the port it had,
  * when that is still free) and closed when it pauses, stops, fails or goes; event sockets close when the
  * session key (and with it every sandbox key) rotates.
  */
@@ -18,7 +23,7 @@ export class AgentServers {
   constructor(private readonly options: Omit<EndpointOptions, 'sandboxId'>) {
     const { ctx } = options.deps;
     ctx.sandboxes.onChange(({ sandbox, deleted }) => {
-      if (!deleted && sandbox.status === 'RUNNING') void this.open(sandbox.id);
+      if (!deleted && OPEN_WHILE.includes(sandbox.status)) void this.open(sandbox.id);
       else
         this.closeOne(sandbox.id, deleted ? 'The sandbox was deleted' : `The sandbox is ${sandbox.status}`);
       if (deleted) this.lastPorts.delete(sandbox.id);
@@ -66,9 +71,10 @@ export class AgentServers {
     if (current) return current;
     const opening = AgentServerEndpoint.open({ ...this.options, sandboxId }, this.lastPorts.get(sandboxId))
       .then((endpoint) => {
-        const sandbox = this.options.deps.ctx.sandboxes.find(sandboxId);
+        const status = this.options.deps.ctx.sandboxes.find(sandboxId)?.status;
         // The sandbox may have paused, or the service closed, while the port was being bound.
-        if (this.closed || sandbox?.status !== 'RUNNING') return endpoint.close('The sandbox is not running');
+        if (this.closed || !status || !OPEN_WHILE.includes(status))
+          return endpoint.close('The sandbox is not running');
         this.endpoints.set(sandboxId, endpoint);
         this.lastPorts.set(sandboxId, endpoint.listeningPort);
         this.options.logger.info({ sandbox: sandboxId, url: endpoint.url }, 'agent-server endpoint open');

@@ -7,6 +7,8 @@ import { createApp } from '../http/app';
 import { KeyGate } from '../http/key-gate';
 import { answerClientErrorsAsJson } from '../http/client-errors';
 import { httpError } from '../http/errors';
+import { buildOpenApi } from '../http/openapi';
+import { defineRoute, type RouteSpec } from '../http/routes';
 import { sandboxKey } from '../sandbox/sandbox-key';
 import { type AgentServerDeps, SandboxConversations } from './backend';
 import { EventsSockets, GOING_AWAY } from './events-socket';
@@ -20,8 +22,29 @@ export interface EndpointOptions {
   sandboxId: string;
   logger: Logger;
   rateLimitPerSecond: number;
-  /** Page origins allowed besides the endpoint's own and app://dockhand, as for the service. */
+  /** Page origins allowed besides the endpoint's and the service's own and app://dockhand, as for the service. */
   extraOrigins: readonly string[];
+}
+
+/** The endpoint's own OpenAPI document, like the upstream agent server's `/openapi.json`. */
+function documentRoute(routes: RouteSpec[], version: string): RouteSpec {
+  let document: unknown = null;
+  return defineRoute({
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'agent-server',
+    summary: 'This document',
+    open: true,
+    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    handler: () =>
+      (document ??= buildOpenApi(routes, version, {
+        title: 'Dockhand agent-server endpoint of a sandbox',
+        description:
+          "The OpenHands agent-server calls on one sandbox's conversations. Send the sandbox's key in the " +
+          'X-Session-API-Key header (the websocket also takes it in the `session_api_key` query).',
+        tags: [],
+      })),
+  });
 }
 
 interface Upgrade {
@@ -62,12 +85,17 @@ export class AgentServerEndpoint {
       this.sockets.accept(req, upgrade.socket, upgrade.head, id, query);
     });
     this.sockets = new EventsSockets(conversations, deps);
+    const routes = agentServerRoutes(conversations);
     const app = createApp({
-      routes: agentServerRoutes(conversations),
+      routes: [...routes, documentRoute(routes, deps.ctx.version)],
       keys: new KeyGate({
-        accepts: (key) => sameKey(key, sandboxKey(deps.ctx.sessionKey.current, sandboxId)),
+        // Like the service's own check: a sandbox key opens anything only while its sandbox is RUNNING.
+        accepts: (key) =>
+          deps.ctx.sandboxes.find(sandboxId)?.status === 'RUNNING' &&
+          sameKey(key, sandboxKey(deps.ctx.sessionKey.current, sandboxId)),
       }),
-      origins: { ports: () => [this.port], extra: options.extraOrigins },
+      // Its own origins, and the service's: the OpenHands UI Dockhand serves calls it from there.
+      origins: { ports: () => [this.port, deps.ctx.port()], extra: options.extraOrigins },
       rateLimitPerSecond: options.rateLimitPerSecond,
       logger: options.logger.child({ agent_server: sandboxId }),
       dataDir: deps.ctx.dataDir,

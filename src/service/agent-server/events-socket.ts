@@ -7,6 +7,7 @@ import type { V0Event } from '../../shared/api/events';
 import { utcIso } from '../conversations/app-conversations';
 import type { ConversationService } from '../conversations/conversation-service';
 import type { EventLog } from '../events/event-log';
+import { MAX_QUEUED_BYTES } from '../events/sse-stream';
 import { HttpError } from '../http/errors';
 import type { SandboxConversations } from './backend';
 import type { ResendQuery } from './routes';
@@ -110,7 +111,11 @@ export class EventsSockets {
       lastSeen = event.id;
       return mapper.map(event);
     };
-    const live = (event: V0Event) => take(event).forEach((sdk) => void send(sdk));
+    const live = (event: V0Event) => {
+      // A client that stopped reading is cut off rather than buffered for without bound, as over SSE.
+      if (ws.bufferedAmount > MAX_QUEUED_BYTES) return ws.terminate();
+      take(event).forEach((sdk) => void send(sdk));
+    };
     const stopEvents = this.deps.events.subscribe(id, (event) =>
       replaying ? held.push(event) : live(event),
     );

@@ -106,7 +106,7 @@ async function diffAt(workspace: ConversationWorkspace, path: string, loc: 'quer
   }
 }
 
-async function upload(backend: SandboxConversations, path: string, loc: 'query' | 'path', input: Uploading) {
+async function upload(backend: SandboxConversations, path: string, loc: 'query' | 'path', input: RouteInput) {
   const workspace = await backend.workspace();
   const target = await inWorkspace(workspace, path, loc);
   const [file] = await receiveUploads(input.req, input.res, 'file');
@@ -121,7 +121,7 @@ async function download(
   backend: SandboxConversations,
   path: string,
   loc: 'query' | 'path',
-  input: Uploading,
+  input: RouteInput,
 ) {
   const workspace = await backend.workspace();
   const target = await inWorkspace(workspace, path, loc);
@@ -133,7 +133,7 @@ async function download(
   return undefined;
 }
 
-type Uploading = Parameters<RouteSpec['handler']>[0];
+type RouteInput = Parameters<RouteSpec['handler']>[0];
 
 /** Which stored events to send when the socket opens. */
 export type ResendQuery = z.infer<typeof EventsSocketQuery>;
@@ -147,7 +147,7 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
     method: 'get' | 'post',
     path: string,
     summary: string,
-    run: (path: string, loc: 'query' | 'path', input: Uploading) => Promise<unknown>,
+    run: (path: string, loc: 'query' | 'path', input: RouteInput) => Promise<unknown>,
     responses: RouteSpec['responses'],
     multipart = false,
   ) => [
@@ -329,7 +329,7 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
       responses: { 200: { description: 'Running', schema: Success }, 404: NOT_FOUND, 409: CONFLICT },
       handler: async ({ params }) => {
         if (backend.info(params.id).execution_status === 'running') {
-          throw httpError(409, 'Conversation already running');
+          throw httpError(409, 'Conversation already running. Wait for completion or pause first.');
         }
         await backend.changeState(params.id, 'running');
         return { success: true as const };

@@ -13,10 +13,10 @@ import { resolveLocalRepository } from '../local-repository/resolve-repository';
 import { isLocalRepository } from '../../shared/api/local-repository';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import { SecretMasker } from '../events/secret-masker';
 import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
+import { sandboxSecretNames } from './sandbox-secrets';
 import { sandboxKey } from '../sandbox/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
@@ -75,6 +75,8 @@ export class ConversationService {
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
+  /** The conversations each paused sandbox's pause stopped, started again when it resumes (§11, §14). */
+  private readonly stoppedByPause = new Map<string, string[]>();
   /** Conversations whose title is being generated. */
   private readonly naming = new Set<string>();
   private readonly idleStop = new IdleStop({
@@ -97,8 +99,24 @@ export class ConversationService {
     this.store.stopAll(new Date().toISOString());
     this.ctx.sandboxes.setUsers({
       isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
-      release: async (sandboxId) => {
-        await Promise.all(this.store.bySandbox(sandboxId).map((id) => this.stop(id)));
+      release: async (sandboxId, reason) => {
+        const ids = this.store.bySandbox(sandboxId);
+        const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
+        if (reason === 'pause')
+          this.stoppedByPause.set(
+            sandboxId,
+            ids.filter((_, i) => wasRunning[i]),
+          );
+        else this.stoppedByPause.delete(sandboxId);
+      },
+      resumed: (sandboxId) => {
+        const ids = this.stoppedByPause.get(sandboxId) ?? [];
+        this.stoppedByPause.delete(sandboxId);
+        for (const id of ids) {
+          this.start(id).catch((error: unknown) =>
+            this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
+          );
+        }
       },
     });
     this.idleStop.start();
@@ -149,6 +167,7 @@ export class ConversationService {
       sandbox_id: record.sandboxId,
       // The loop's own state first: it changes even when the disk is too full to record the change.
       agent_state: this.runtimes.get(record.id)?.loop?.state ?? record.agentState,
+      sandbox_secrets: sandboxSecretNames(this.ctx, record.request),
     };
   }
 
@@ -209,6 +228,7 @@ export class ConversationService {
     this.makeRoom();
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
+    if (request.expose_custom_secrets === false) start.expose_custom_secrets = false;
     const now = new Date().toISOString();
     const record: ConversationRecord = {
       id,
@@ -288,7 +308,7 @@ export class ConversationService {
 
   rename(id: string, title: string): void {
     this.require(id);
-    const masked = new SecretMasker(this.ctx.secrets.values()).maskText(title);
+    const masked = this.ctx.masker.maskText(title);
     this.update(id, { title: masked, titleIsCustom: true });
     this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: masked });
   }
@@ -360,7 +380,7 @@ export class ConversationService {
       const message = [microagentPrompt ?? taskPrompt, request.initial_user_msg].filter(Boolean).join('\n\n');
       const instructions = [request.conversation_instructions, microagentPrompt].filter(Boolean).join('\n\n');
       // Kept in SQLite to restart the pipeline: masked like the events they become.
-      const masker = new SecretMasker(this.ctx.secrets.values());
+      const masker = this.ctx.masker;
       return {
         initial_user_msg: message ? masker.maskText(message) : null,
         image_urls: images,
@@ -477,14 +497,14 @@ export class ConversationService {
       this.update(record.id, { status: 'RUNNING' });
       const message = runtime.beginAgent(first);
       if (message) this.nameAfter(record.id, message);
+      // The agent thinks while the rest of the workspace comes up; a failure there ends the start too.
+      await runtime.workspaceReady();
     } catch (error) {
       if (this.runtimes.get(record.id) !== runtime) return;
       const statusId = error instanceof StartFailure ? error.statusId : RUNTIME_STATUS.error;
-      const message = new SecretMasker(this.ctx.secrets.values()).maskText(
-        error instanceof Error ? error.message : String(error),
-      );
+      const message = this.ctx.masker.maskText(error instanceof Error ? error.message : String(error));
       this.ctx.logger.warn({ conversation_id: record.id, err: message }, 'conversation start failed');
-      this.events.append(record.id, errorObservation(message), new SecretMasker(this.ctx.secrets.values()));
+      this.events.append(record.id, errorObservation(message), this.ctx.masker);
       await this.stop(record.id);
       this.update(record.id, { runtimeStatus: statusId });
       this.publish(record.id, { type: 'error', id: statusId, message });

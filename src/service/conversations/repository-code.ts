@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { NewEvent, V0Event } from '../../shared/api/events';
 import { agentStateChanged, type AgentState } from '../agent/agent-events';
 import { REJECTED_TEXT } from '../agent/agent-loop';
@@ -62,7 +63,9 @@ export class RepositoryConsent {
   }
 
   /** Shows `code` and returns the id of the action it runs under, or null when it must not run. */
-  async approve(code: RepositoryCode): Promise<number | null> {
+  async approve(piece: RepositoryCode): Promise<number | null> {
+    // One id for every copy of this question, so a client pairs the request with its answer.
+    const code = { ...piece, id: randomUUID() };
     if (this.deps.sandboxKind === 'process') {
       const action = this.action(code, 'rejected');
       this.deps.record(hiddenObservation('error', PROCESS_SANDBOX_NOTE, action.id));
@@ -105,7 +108,7 @@ export class RepositoryConsent {
     this.deps.record(agentStateChanged(state));
   }
 
-  private action(code: RepositoryCode, confirmation: string): V0Event {
+  private action(code: RepositoryCode & { id: string }, confirmation: string): V0Event {
     return this.deps.record({
       source: 'environment',
       message: `The repository's ${KIND_WORDS[code.kind]} ${code.name}`,
@@ -121,7 +124,7 @@ export class RepositoryConsent {
         hidden: true,
         confirmation_state: confirmation,
         security_risk: Risk.HIGH,
-        repository_code: { kind: code.kind, name: code.name, content: code.content },
+        repository_code: { id: code.id, kind: code.kind, name: code.name, content: code.content },
       },
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_PLACEHOLDER, SecretMasker } from './secret-masker';
+import { LiveSecretMasker, SECRET_PLACEHOLDER, SecretMasker } from './secret-masker';
 
 describe('SecretMasker', () => {
   it('hides secrets at any depth, in keys and values', () => {
@@ -31,5 +31,22 @@ describe('SecretMasker', () => {
   it('treats regex characters literally and ignores very short values', () => {
     const masker = new SecretMasker(['a.b*c(d)', 'ab']);
     expect(masker.maskText('a.b*c(d) aXbc ab')).toBe(`${SECRET_PLACEHOLDER} aXbc ab`);
+  });
+});
+
+describe('LiveSecretMasker', () => {
+  it('follows secrets as they are added, changed and removed', () => {
+    let secrets = ['first-secret'];
+    const masker = new LiveSecretMasker(() => secrets);
+    expect(masker.maskText('first-secret second-secret')).toBe(`${SECRET_PLACEHOLDER} second-secret`);
+    secrets = ['first-secret', 'second-secret'];
+    expect(masker.mask({ text: 'first-secret second-secret' })).toEqual({
+      text: `${SECRET_PLACEHOLDER} ${SECRET_PLACEHOLDER}`,
+    });
+    expect(masker.longest).toBe(new SecretMasker(secrets).longest);
+    secrets = ['changed-secret'];
+    expect(masker.maskText('first-secret changed-secret')).toBe(`first-secret ${SECRET_PLACEHOLDER}`);
+    secrets = [];
+    expect(masker.maskText('changed-secret')).toBe('changed-secret');
   });
 });

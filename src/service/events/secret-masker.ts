@@ -27,7 +27,15 @@ export class SecretMasker {
 
   /** Registers more secret values. */
   add(secrets: Iterable<string>): void {
-    const next = new Set(this.forms);
+    this.build(new Set(this.forms), secrets);
+  }
+
+  /** Replaces every registered secret with `secrets` (one was removed or changed). */
+  protected reset(secrets: Iterable<string>): void {
+    this.build(new Set(), secrets);
+  }
+
+  private build(next: Set<string>, secrets: Iterable<string>): void {
     for (const secret of secrets) {
       if (secret.length < MIN_SECRET_LENGTH) continue;
       for (const form of encodedForms(secret, this.users)) next.add(form);
@@ -44,7 +52,7 @@ export class SecretMasker {
   }
 
   maskText(text: string): string {
-    return this.pattern ? text.replace(this.pattern, SECRET_PLACEHOLDER) : text;
+    return this.replace(text);
   }
 
   /** A deep copy of `value` with every string masked (object keys too). */
@@ -53,12 +61,51 @@ export class SecretMasker {
     return this.maskValue(value) as T;
   }
 
+  private replace(text: string): string {
+    return this.pattern ? text.replace(this.pattern, SECRET_PLACEHOLDER) : text;
+  }
+
   private maskValue(value: unknown): unknown {
-    if (typeof value === 'string') return this.maskText(value);
+    if (typeof value === 'string') return this.replace(value);
     if (Array.isArray(value)) return value.map((v) => this.maskValue(v));
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.maskText(k), this.maskValue(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.replace(k), this.maskValue(v)]));
     }
     return value;
+  }
+}
+
+/**
+ * A masker that follows a changing set of secrets: before each use it reads the current values and, when any
+ * was added, changed or removed since the last use, rebuilds itself. One instance serves every conversation,
+ * running ones included, so a secret saved mid-conversation is masked from its next event on.
+ */
+export class LiveSecretMasker extends SecretMasker {
+  private seen: readonly string[] = [];
+
+  constructor(private readonly current: () => readonly string[]) {
+    super();
+  }
+
+  override get longest(): number {
+    this.refresh();
+    return super.longest;
+  }
+
+  override maskText(text: string): string {
+    this.refresh();
+    return super.maskText(text);
+  }
+
+  override mask<T>(value: T): T {
+    this.refresh();
+    return super.mask(value);
+  }
+
+  private refresh(): void {
+    const values = this.current();
+    if (values.length === this.seen.length && values.every((value, i) => value === this.seen[i])) return;
+    this.seen = [...values];
+    this.reset(values);
   }
 }

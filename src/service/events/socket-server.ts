@@ -6,6 +6,8 @@ import type { ConversationService } from '../conversations/conversation-service'
 import type { KeyGate } from '../http/key-gate';
 import { fromOwnPage, isAllowedOrigin, type OriginPolicy } from '../http/security';
 import type { EventLog } from './event-log';
+import { drained, queuedBytes } from './socket-backlog';
+import { MAX_QUEUED_BYTES } from './sse-stream';
 
 const MAX_SOCKETS_PER_CONVERSATION = 16;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -133,25 +135,40 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     const latest = Number(socket.handshake.query.latest_event_id ?? -1);
     let lastSent = Number.isInteger(latest) ? latest : -1;
     let replaying = true;
-    const held: V0Event[] = [];
+    /**
+     * Every emit goes through here. Live, a client that lets too much pile up unread is cut off, as over SSE;
+     * the replay instead waits for the client after each chunk.
+     */
+    const deliver = (payload: unknown) => {
+      if (socket.disconnected) return;
+      if (!replaying && queuedBytes(socket) > MAX_QUEUED_BYTES) {
+        socket.disconnect(true);
+        return;
+      }
+      socket.emit('oh_event', payload);
+    };
     const emit = (event: V0Event) => {
       const shown = forClients(event);
-      if (shown) socket.emit('oh_event', shown);
+      if (shown) deliver(shown);
     };
     const send = (event: V0Event) => {
       if (event.id <= lastSent) return;
       lastSent = event.id;
       emit(event);
     };
-    const stopEvents = deps.events.subscribe(id, (event) => (replaying ? held.push(event) : send(event)));
-    const stopStatus = deps.conversations.onStatus(id, (payload) => socket.emit('oh_event', payload));
+    // Events appended during the replay are read from the log by the replay itself.
+    const stopEvents = deps.events.subscribe(id, (event) => {
+      if (!replaying) send(event);
+    });
+    const stopStatus = deps.conversations.onStatus(id, deliver);
     const stopEnd = deps.conversations.onEnd(id, () => {
       socket.emit('oh_event', CLOSE_PAYLOAD);
       socket.disconnect(true);
     });
 
-    // Replay in chunks, each written before the next is read: recall actions skipped, only the last
-    // agent_state_changed (sent after the rest).
+    // Replay in chunks, each written out to the client before the next is read: recall actions skipped,
+    // only the last agent_state_changed (sent after the rest). The last read and the switch to live events
+    // happen in one turn, so no event falls between them.
     const replay = async () => {
       let lastState: V0Event | undefined;
       for (;;) {
@@ -164,27 +181,23 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
           else if (event.action !== 'recall') emit(event);
         }
         lastSent = last.id;
-        await new Promise((resolve) => setImmediate(resolve));
+        await drained(socket);
       }
       if (lastState) emit(lastState);
       replaying = false;
-      held.forEach(send);
     };
     void replay().catch(() => socket.disconnect(true));
 
     const onAction = async (body: unknown) => {
       const parsed = UserActionRequest.safeParse(body);
       if (!parsed.success) {
-        socket.emit('oh_event', { error: true, message: 'Invalid user action' });
+        deliver({ error: true, message: 'Invalid user action' });
         return;
       }
       try {
         await deps.conversations.userAction(id, parsed.data);
       } catch (error) {
-        socket.emit('oh_event', {
-          error: true,
-          message: error instanceof Error ? error.message : String(error),
-        });
+        deliver({ error: true, message: error instanceof Error ? error.message : String(error) });
       }
     };
     socket.on('oh_user_action', onAction);

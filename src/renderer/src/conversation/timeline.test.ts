@@ -149,6 +149,48 @@ describe('buildTimeline', () => {
   });
 });
 
+describe('repository code', () => {
+  const setup = { id: 'q1', kind: 'setup_script', name: '.openhands/setup.sh', content: 'make deps\n' };
+  const asked = (id: number, confirmation: string, code = setup) =>
+    event(id, {
+      source: 'environment',
+      action: 'run',
+      message: 'The repository’s setup script .openhands/setup.sh',
+      args: { command: 'source x', hidden: true, confirmation_state: confirmation, repository_code: code },
+    });
+
+  it('shows hidden repository code, its question settled by the answer, with the rejection or the note', () => {
+    const waiting = buildTimeline([
+      asked(0, 'awaiting_confirmation'),
+      stateChanged(1, 'awaiting_user_confirmation'),
+    ]);
+    expect(waiting).toMatchObject([{ kind: 'command', confirmation: 'awaiting_confirmation', code: setup }]);
+    expect(pendingAction([asked(0, 'awaiting_confirmation')])?.id).toBe(0);
+
+    const rejected = buildTimeline([
+      asked(0, 'awaiting_confirmation'),
+      asked(1, 'rejected'),
+      event(2, {
+        observation: 'user_rejected',
+        content: 'Action has been rejected',
+        cause: 1,
+        extras: { hidden: true },
+      }),
+      asked(3, 'rejected', { ...setup, id: 'q2' }),
+      event(4, {
+        observation: 'error',
+        content: 'Not run: process sandbox',
+        cause: 3,
+        extras: { hidden: true },
+      }),
+    ]);
+    expect(rejected).toMatchObject([
+      { id: 1, kind: 'command', confirmation: 'rejected', rejected: true, code: setup },
+      { id: 3, kind: 'command', error: 'Not run: process sandbox', code: { id: 'q2' } },
+    ]);
+  });
+});
+
 describe('commandOutput', () => {
   it('keeps everything but the trailing annotations for the model', () => {
     expect(commandOutput('x\n[Command timed out]\n[The command completed with exit code 1.]')).toBe(

@@ -18,8 +18,18 @@ interface ToolRow extends RowBase {
   rejected: boolean;
 }
 
+/** Code a repository brings (setup script, git hook, microagent MCP server), shown before it may run. */
+export interface RepositoryCode {
+  id: string;
+  kind: 'setup_script' | 'git_hook' | 'mcp_server';
+  name: string;
+  content: string;
+}
+
 export interface CommandRow extends ToolRow {
   kind: 'command';
+  /** Set when the command runs a repository's own code: what it is and its text. */
+  code?: RepositoryCode;
   command: string;
   source: string;
   output: string | null;
@@ -70,9 +80,19 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+function repositoryCode(args: Args | undefined): RepositoryCode | null {
+  const code = args?.repository_code as Partial<RepositoryCode> | undefined;
+  return code && typeof code.id === 'string' && typeof code.name === 'string'
+    ? { id: code.id, kind: code.kind ?? 'setup_script', name: code.name, content: text(code.content) }
+    : null;
+}
+
+/** What pairs an action's copies (asked, then confirmed or rejected): its tool call, or its repository-code question. */
 function toolCallId(event: V0Event): string | null {
   const id = event.tool_call_metadata?.tool_call_id;
-  return typeof id === 'string' ? id : null;
+  if (typeof id === 'string') return id;
+  const code = repositoryCode(event.args);
+  return code ? `repository:${code.id}` : null;
 }
 
 function confirmationOf(args: Args): ConfirmationState {
@@ -127,8 +147,10 @@ function actionRow(event: V0Event): TimelineRow | null {
       const final = text(args.final_thought);
       return final.trim() ? { ...base, kind: 'message', source: 'agent', text: final } : null;
     }
-    case 'run':
-      if (args.hidden === true) return null;
+    case 'run': {
+      // Hidden from the model; a repository's own code is still shown to the user.
+      const code = repositoryCode(args);
+      if (args.hidden === true && !code) return null;
       return {
         ...toolBase(event, args),
         kind: 'command',
@@ -137,7 +159,9 @@ function actionRow(event: V0Event): TimelineRow | null {
         output: null,
         exitCode: null,
         workingDir: null,
+        ...(code ? { code } : {}),
       };
+    }
     case 'edit':
       return {
         ...toolBase(event, args),

@@ -83,3 +83,10 @@ export function riskLevel(risk: unknown): RiskLevel {
   if (risk === 2) return 'HIGH';
   return 'UNKNOWN';
 }
+
+/** What each kind of a repository's own code is called. */
+export const REPOSITORY_CODE_WORDS: Record<string, string> = {
+  setup_script: 'setup script',
+  git_hook: 'git hook',
+  mcp_server: 'MCP server',
+};

@@ -2,7 +2,8 @@ import { useEffect, useEffectEvent } from 'react';
 import type { V0Event } from '../../../../shared/api/events';
 import { useChangeAgentState } from '../../api/conversation-queries';
 import { isAltShortcut } from '../../keyboard';
-import { riskLevel } from '../../conversation/words';
+import type { RepositoryCode } from '../../conversation/timeline';
+import { REPOSITORY_CODE_WORDS, riskLevel } from '../../conversation/words';
 import { DiffView } from '../DiffView';
 
 function text(value: unknown): string {
@@ -22,8 +23,26 @@ function proposedChange(args: Record<string, unknown>): string | null {
   return lines.length > 0 ? ['@@ proposed change @@', ...lines].join('\n') : null;
 }
 
+/** The repository's own code a start would run: setup script, git hook or MCP server. */
+function repositoryCodeOf(action: V0Event): RepositoryCode | null {
+  const code = action.args?.repository_code as RepositoryCode | undefined;
+  return code && typeof code.name === 'string' ? code : null;
+}
+
 function ActionDetails({ action }: { action: V0Event }) {
   const args = action.args ?? {};
+  const code = repositoryCodeOf(action);
+  if (code) {
+    return (
+      <>
+        <p>
+          The repository’s {REPOSITORY_CODE_WORDS[code.kind]} <code>{code.name}</code> would run in the
+          sandbox, with the conversation’s secrets in its environment. Confirm only if you trust it:
+        </p>
+        <pre className="terminal-body confirmation-command">{text(code.content)}</pre>
+      </>
+    );
+  }
   if (action.action === 'run') {
     return (
       <>
@@ -80,7 +99,11 @@ export function ConfirmationPanel({ conversationId, action }: ConfirmationPanelP
       className={`confirmation confirmation-${level.toLowerCase()}`}
       aria-labelledby="confirmation-heading"
     >
-      <h2 id="confirmation-heading">The agent asks for your confirmation</h2>
+      <h2 id="confirmation-heading">
+        {repositoryCodeOf(action)
+          ? 'The repository’s code asks to run'
+          : 'The agent asks for your confirmation'}
+      </h2>
       <ActionDetails action={action} />
       <p className="confirmation-risk">
         Risk: <span className={`badge badge-risk-${level.toLowerCase()}`}>{level}</span>

@@ -1,6 +1,6 @@
 import { memo } from 'react';
-import type { CommandRow, EditRow, ReadRow, TimelineRow } from '../../conversation/timeline';
-import { agentStateText, riskLevel } from '../../conversation/words';
+import type { CommandRow, EditRow, ReadRow, RepositoryCode, TimelineRow } from '../../conversation/timeline';
+import { agentStateText, REPOSITORY_CODE_WORDS, riskLevel } from '../../conversation/words';
 import { DiffView } from '../DiffView';
 import { Markdown } from '../Markdown';
 
@@ -67,7 +67,29 @@ function ToolError({ text }: { text: string | null }) {
   return text ? <p className="ev-tool-error">{text}</p> : null;
 }
 
+/** A repository's own code: what it is, its text, and what became of it (run, rejected, not run). */
+function RepositoryCodeRun({ row, code }: { row: CommandRow; code: RepositoryCode }) {
+  return (
+    <div className="ev ev-tool ev-repository-code">
+      <div className="terminal">
+        <div className="terminal-head">
+          <span>
+            The repository’s {REPOSITORY_CODE_WORDS[code.kind]} <code>{code.name}</code>
+          </span>
+          <Outcome row={row} exitCode={row.exitCode} />
+        </div>
+        <pre className="terminal-body" tabIndex={0} aria-label={`The code of ${code.name}`}>
+          {code.content}
+        </pre>
+        {row.output && <pre className="terminal-body">{row.output}</pre>}
+      </div>
+      <ToolError text={row.error} />
+    </div>
+  );
+}
+
 function Command({ row }: { row: CommandRow }) {
+  if (row.code) return <RepositoryCodeRun row={row} code={row.code} />;
   return (
     <div className="ev ev-tool">
       <Thought text={row.thought} />

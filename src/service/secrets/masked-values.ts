@@ -1,0 +1,43 @@
+import { sandboxKey } from '../sandbox/sandbox-key';
+import type { SandboxService } from '../sandbox/sandbox-service';
+import type { SecretStore } from './secret-store';
+import type { SessionKey } from './session-key';
+
+/**
+ * Every value the service masks in events, titles and errors: the stored secrets (LLM and search keys,
+ * provider tokens, custom secrets, MCP keys and stdio `env` values), the session API key wherever it is kept,
+ * and the key of each sandbox. Read on every use, so a change shows at once.
+ */
+export class MaskedValues {
+  private readonly sandboxIds = new Set<string>();
+  /** The sandbox keys derived for `derivedFrom` (they change with the session key). */
+  private derived: string[] = [];
+  private derivedFrom: string | null = null;
+
+  constructor(
+    private readonly store: SecretStore,
+    private readonly sessionKey: SessionKey,
+    sandboxes: SandboxService,
+  ) {
+    for (let page = sandboxes.search({ limit: 100 }); ;) {
+      for (const sandbox of page.items) this.sandboxIds.add(sandbox.id);
+      if (!page.next_page_id) break;
+      page = sandboxes.search({ limit: 100, pageId: page.next_page_id });
+    }
+    sandboxes.onChange(({ sandbox, deleted }) => {
+      const known = this.sandboxIds.has(sandbox.id);
+      if (deleted) this.sandboxIds.delete(sandbox.id);
+      else this.sandboxIds.add(sandbox.id);
+      if (known === deleted) this.derivedFrom = null;
+    });
+  }
+
+  values(): string[] {
+    const session = this.sessionKey.current;
+    if (this.derivedFrom !== session) {
+      this.derived = [...this.sandboxIds].map((id) => sandboxKey(session, id));
+      this.derivedFrom = session;
+    }
+    return [...this.store.values(), session, ...this.derived];
+  }
+}
