@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Dockhand needs on a Debian/Ubuntu machine, idempotently:
 # system packages (Docker engine, libsecret + gnome-keyring + D-Bus, Chromium, Xvfb, debootstrap),
-# the pinned Node.js line, npm packages from the lockfile, and the built app.
+# the pinned Node.js line, npm packages from the lockfile, the built app and, where no registry is
+# reachable, Dockhand's own sandbox image.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/node.sh"
@@ -59,8 +60,21 @@ build_app() {
   touch out/.built
 }
 
+# Where no registry is reachable, the default sandbox image cannot be pulled and Dockhand's own image stands
+# in: build it now (about 3 minutes the first time, then skipped) rather than at the first conversation.
+build_sandbox_image() {
+  if ! docker info >/dev/null 2>&1; then
+    echo "setup: no Docker engine answers; Dockhand builds its sandbox image when a conversation first needs it"
+    return 0
+  fi
+  if timeout 20 docker manifest inspect debian:bookworm-slim >/dev/null 2>&1; then return 0; fi
+  bash scripts/sandbox-image.sh \
+    || echo "setup: the sandbox image could not be built; conversations in Docker need it (npm run sandbox:image)" >&2
+}
+
 install_system_packages
 ensure_node
 install_npm_packages
 install_electron_binary
 build_app
+build_sandbox_image

@@ -25,6 +25,7 @@ export function conversationInfo(id: string, title: string): ConversationInfo {
     sub_conversation_ids: [],
     sandbox_id: null,
     agent_state: 'awaiting_user_input',
+    sandbox_secrets: [],
   };
 }
 

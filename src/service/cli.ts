@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +25,12 @@ function rendererDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../renderer');
 }
 
+/** The checkout's build of Dockhand's own sandbox image (out/main/cli.js -> scripts/), where it has one. */
+function imageBuildScript(): string | null {
+  const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/sandbox-image.sh');
+  return existsSync(script) ? script : null;
+}
+
 function quietLogger() {
   return pino({ level: 'warn' }, process.stderr);
 }
@@ -41,7 +48,13 @@ async function serve(values: { port?: string; 'data-dir'?: string }): Promise<vo
   const requested = values.port ?? process.env.DOCKHAND_PORT;
   const port = Number(requested ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${requested}`);
-  const service = await createService({ dataDir, port, strictPort: strict, rendererDir: rendererDir() });
+  const service = await createService({
+    dataDir,
+    port,
+    strictPort: strict,
+    rendererDir: rendererDir(),
+    sandbox: { imageBuildScript: imageBuildScript() },
+  });
   logUnhandledRejections(service.context.logger);
   let closing = false;
   const shutdown = (signal: string) => {

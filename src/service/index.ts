@@ -125,6 +125,10 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   const providerApiBase = config.providerApiBase ?? publicApiBase;
   const providerTokens = new ProviderTokenService(db, secrets, providerApiBase);
   const settings = new SettingsService(db, secrets, providerTokens);
+  // MCP secrets an older version kept in SQLite move to the secret store (retried at each start until they can).
+  await settings.migrateMcpSecrets().catch((error: unknown) => {
+    logger.warn({ err: error }, 'MCP secrets could not move from the settings into the secret store yet');
+  });
   const startedAt = new Date();
   const sandboxLayer = createSandboxLayer({
     dataDir,

@@ -363,7 +363,7 @@ describe('settings (GET/POST /api/settings)', () => {
       expect(shown.mcp_config).toEqual({
         sse_servers: [{ url: sse, api_key: '**********' }],
         shttp_servers: [{ url: shttp, api_key: '**********', timeout: 30 }],
-        stdio_servers: [{ name: 'fs', command: 'npx', args: ['-y', 'mcp-fs'], env: { ROOT: '/w' } }],
+        stdio_servers: [{ name: 'fs', command: 'npx', args: ['-y', 'mcp-fs'], env: { ROOT: '**********' } }],
       });
 
       expect(await save({ mcp_config: shown.mcp_config })).toEqual(STORED);

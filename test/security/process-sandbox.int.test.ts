@@ -108,5 +108,30 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox runs on this 
     expect(env).not.toContain('DOCKHAND_SERVICE_ONLY_PROBE');
     expect(env).not.toContain('VITEST');
     expect(env).not.toContain('DBUS_SESSION_BUS_ADDRESS');
+    expect((await conversationInfo(service, id)).sandbox_secrets).toEqual(['MY_API_SECRET', 'GITHUB_TOKEN']);
+  });
+
+  it('a conversation that opts out of custom secrets still gets them in its sandbox', async () => {
+    llm.push(
+      { toolCalls: [{ name: 'execute_bash', args: { command: 'env | sort', security_risk: 'LOW' } }] },
+      { text: 'Done.' },
+    );
+    const created = await service.api('POST', '/api/conversations', {
+      body: { initial_user_msg: 'Show the environment', expose_custom_secrets: false },
+    });
+    expect(created.status).toBe(200);
+    const id = (created.json as { conversation_id: string }).conversation_id;
+    const info = await until(
+      () => conversationInfo(service, id),
+      (c) => (c.agent_state === 'awaiting_user_input' && c.status === 'RUNNING') || c.status === 'STOPPED',
+      'the agent to answer',
+    );
+    expect(info.sandbox_secrets).toEqual(['GITHUB_TOKEN']);
+    const events = await conversationEvents(service, id);
+    const env = events.find((e) => e.observation === 'run')?.content ?? '';
+    expect(env).toMatch(/^GITHUB_TOKEN=<secret_hidden>$/m);
+    expect(env).not.toContain('MY_API_SECRET');
+    // Nor is the agent told about them.
+    expect(llm.calls.at(-1)?.rawBody).not.toContain('MY_API_SECRET');
   });
 });

@@ -44,6 +44,7 @@ import type { ConversationRecord } from './conversation-store';
 import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
 import { commandLineOf, hiddenObservation, RepositoryConsent, type RepositoryCode } from './repository-code';
 import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
+import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
 export const RUNTIME_STATUS = {
@@ -136,7 +137,7 @@ export class ConversationRuntime {
     const mcpModule = settledLater(import('../mcp/conversation-mcp'));
     const [target, secretEnv, apiKey] = await Promise.all([
       this.sandbox(),
-      this.secretEnvironment(),
+      sandboxSecretValues(this.ctx, this.record.request),
       this.ctx.secrets.get('llm_api_key'),
     ]);
     this.report(RUNTIME_STATUS.runtimeStarted, 'The sandbox is running.');
@@ -303,9 +304,18 @@ export class ConversationRuntime {
     }
     if (info) info = await sandboxes.ensureRunning(info.id);
     else {
-      const created = await sandboxes.create(this.ctx.sandboxSpecs.default());
-      this.hooks.update({ sandboxId: created.id });
-      info = await sandboxes.settled(created.id);
+      const spec = this.ctx.sandboxSpecs.default();
+      // Getting the image may take minutes (a pull, or a build offline): its progress is the status.
+      const stopNotices = this.ctx.sandboxSpecs.onImageNotice(spec, (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.startingRuntime, message }),
+      );
+      try {
+        const created = await sandboxes.create(spec);
+        this.hooks.update({ sandboxId: created.id });
+        info = await sandboxes.settled(created.id);
+      } finally {
+        stopNotices();
+      }
     }
     if (info.status !== 'RUNNING') {
       throw new StartFailure(
@@ -314,16 +324,6 @@ export class ConversationRuntime {
       );
     }
     return sandboxes.target(info.id);
-  }
-
-  /** Custom secrets and provider tokens as environment variables of the shell (never written to disk). */
-  private async secretEnvironment(): Promise<Record<string, string>> {
-    const env = await this.ctx.customSecrets.values();
-    for (const provider of ['github', 'gitlab', 'bitbucket', 'enterprise_sso'] as const) {
-      const token = await this.ctx.providerTokens.token(provider);
-      if (token) env[`${provider.toUpperCase()}_TOKEN`] = token.token;
-    }
-    return env;
   }
 
   /** The shell (starting in the background) and the file access of the sandbox. */
@@ -578,7 +578,7 @@ export class ConversationRuntime {
     const repository = this.record.selectedRepository
       ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
       : null;
-    const customSecrets = this.ctx.customSecrets.list();
+    const customSecrets = exposedCustomSecrets(this.ctx, this.record.request);
     return {
       workspace: (firstMessage) =>
         renderWorkspaceContext({

@@ -16,6 +16,7 @@ import type { EventLog } from '../events/event-log';
 import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
+import { sandboxSecretNames } from './sandbox-secrets';
 import { sandboxKey } from '../sandbox/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
@@ -166,6 +167,7 @@ export class ConversationService {
       sandbox_id: record.sandboxId,
       // The loop's own state first: it changes even when the disk is too full to record the change.
       agent_state: this.runtimes.get(record.id)?.loop?.state ?? record.agentState,
+      sandbox_secrets: sandboxSecretNames(this.ctx, record.request),
     };
   }
 
@@ -226,6 +228,7 @@ export class ConversationService {
     this.makeRoom();
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
+    if (request.expose_custom_secrets === false) start.expose_custom_secrets = false;
     const now = new Date().toISOString();
     const record: ConversationRecord = {
       id,

@@ -12,6 +12,8 @@ export interface StartRequest {
   replay?: ReplayStep[] | null;
   /** The request's own MCP servers, without their `api_key`s (those are in the secret store). */
   mcp_config?: MCPConfig | null;
+  /** False when the conversation opted out of the user's custom secrets (absent: they are exposed). */
+  expose_custom_secrets?: boolean;
 }
 
 export interface ConversationRecord {

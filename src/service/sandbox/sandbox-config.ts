@@ -6,6 +6,11 @@ export interface SandboxConfig {
   provider: SandboxProviderKind | null;
   /** Replaces the built-in image (DOCKHAND_SANDBOX_IMAGE), e.g. the offline `dockhand/sandbox:<version>`. */
   image: string | null;
+  /**
+   * scripts/sandbox-image.sh, which builds Dockhand's own image when the configured one cannot be had and
+   * the own one is missing too; null where it is not shipped (then that case fails, naming the fix).
+   */
+  imageBuildScript: string | null;
   /** Docker network of new sandboxes (DOCKHAND_SANDBOX_NETWORK): bridge for users, none or host for tests. */
   network: NetworkMode;
   limits: SandboxLimits;
@@ -53,6 +58,7 @@ export function resolveSandboxConfig(
       oneOf('DOCKHAND_SANDBOX_PROVIDER', env.DOCKHAND_SANDBOX_PROVIDER, PROVIDERS) ??
       null,
     image: options.image ?? (env.DOCKHAND_SANDBOX_IMAGE || null),
+    imageBuildScript: options.imageBuildScript ?? null,
     network:
       options.network ??
       oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ??

@@ -40,7 +40,8 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
   const docker = options.docker ?? new DockerConnection();
   const store = new SandboxStore(options.db);
   const instanceId = store.instanceId();
-  const images = new DockerImages(docker, instanceId, `dockhand/sandbox:${options.version}`, logger);
+  const ownImage = { name: `dockhand/sandbox:${options.version}`, buildScript: config.imageBuildScript };
+  const images = new DockerImages(docker, instanceId, ownImage, logger);
   const specs = new SandboxSpecs(options.settings, images, config.image, options.startedAt);
   const dockerProvider = new DockerSandboxProvider(
     docker,

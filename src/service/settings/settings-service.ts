@@ -1,4 +1,11 @@
 import { MASKED_API_KEY, type MCPConfig } from '../../shared/api/mcp';
+import {
+  forgetMcpSecrets,
+  holdsPlainSecrets,
+  maskedMcpConfig,
+  storeMcpSecrets,
+  withMcpSecrets,
+} from '../mcp/mcp-secrets';
 import type { Settings, SettingsUpdate } from '../../shared/api/settings';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Db, Statement } from '../storage/database';
@@ -10,7 +17,7 @@ const KEEP_IF_ABSENT = ['llm_model', 'llm_base_url', 'user_consents_to_analytics
 const SECRET_FIELDS = ['llm_api_key', 'search_api_key', 'sandbox_api_key'] as const;
 type SecretField = (typeof SECRET_FIELDS)[number];
 
-/** What SQLite holds: every setting except secrets (MCP `api_key`s removed too). */
+/** What SQLite holds: every setting except secrets (MCP `api_key`s removed, stdio `env` values masked). */
 export type StoredSettings = Omit<SettingsUpdate, SecretField>;
 
 export const DEFAULTS = {
@@ -31,14 +38,8 @@ export function gitIdentity(stored: StoredSettings | null): { name: string; emai
   };
 }
 
-function mcpSecretAccount(url: string): string {
-  return `mcp:${url}`;
-}
-
-/** The URLs of the servers that can hold an `api_key`. */
-function serverUrls(config: MCPConfig | null | undefined): string[] {
-  return config ? [...config.sse_servers, ...config.shttp_servers].map((server) => server.url) : [];
-}
+/** The secret-store accounts of the settings' MCP secrets start with this. */
+const MCP_PREFIX = 'mcp:';
 
 /** Loads and stores the one local user's settings, with secrets in the secret store. */
 export class SettingsService {
@@ -87,7 +88,7 @@ export class SettingsService {
       user_consents_to_analytics: s.user_consents_to_analytics ?? null,
       sandbox_base_container_image: s.sandbox_base_container_image ?? null,
       sandbox_runtime_container_image: s.sandbox_runtime_container_image ?? null,
-      mcp_config: s.mcp_config ? await this.maskMcp(s.mcp_config) : null,
+      mcp_config: s.mcp_config ? await maskedMcpConfig(this.secrets, MCP_PREFIX, s.mcp_config) : null,
       search_api_key: null,
       sandbox_api_key: null,
       max_budget_per_task: s.max_budget_per_task ?? null,
@@ -125,32 +126,53 @@ export class SettingsService {
     for (const field of KEEP_IF_ABSENT) {
       if (update[field] === null || update[field] === undefined) next[field] = previous[field] ?? null;
     }
-    if (update.mcp_config) next.mcp_config = await this.storeMcpKeys(update.mcp_config);
-    await this.forgetRemovedMcpKeys(previous.mcp_config, update.mcp_config);
+    if (update.mcp_config)
+      next.mcp_config = await storeMcpSecrets(
+        this.secrets,
+        MCP_PREFIX,
+        update.mcp_config,
+        previous.mcp_config,
+      );
+    else await forgetMcpSecrets(this.secrets, MCP_PREFIX, previous.mcp_config);
     this.write(next as StoredSettings);
   }
 
   /** Replaces only the MCP servers (from POST /api/add-git-providers). */
   async saveMcpConfig(config: MCPConfig): Promise<void> {
     const stored = this.stored() ?? {};
-    const mcpConfig = await this.storeMcpKeys(config);
-    await this.forgetRemovedMcpKeys(stored.mcp_config, config);
+    const mcpConfig = await storeMcpSecrets(this.secrets, MCP_PREFIX, config, stored.mcp_config);
     this.write({ ...stored, mcp_config: mcpConfig });
   }
 
-  /** The MCP servers with their real `api_key`s, for connecting to them. */
+  /**
+   * At start: MCP secrets that an older version kept in SQLite (stdio `env` values, `api_key`s) move into the
+   * secret store and the row is rewritten without them. False when there was nothing to move.
+   */
+  async migrateMcpSecrets(): Promise<boolean> {
+    const stored = this.stored();
+    if (!stored?.mcp_config || !holdsPlainSecrets(stored.mcp_config)) return false;
+    const config = stored.mcp_config;
+    // A server without a key in the row may have one in the store already: the placeholder keeps it.
+    const keep = <T extends { url: string }>(server: T) => ({
+      ...server,
+      api_key:
+        ('api_key' in server && typeof server.api_key === 'string' && server.api_key) || MASKED_API_KEY,
+    });
+    const mcpConfig = await storeMcpSecrets(this.secrets, MCP_PREFIX, {
+      ...config,
+      sse_servers: config.sse_servers.map(keep),
+      shttp_servers: config.shttp_servers.map(keep),
+    });
+    // The old row's bytes are overwritten, not left in a free page of the file.
+    this.db.exec('PRAGMA secure_delete = ON');
+    this.write({ ...stored, mcp_config: mcpConfig });
+    return true;
+  }
+
+  /** The MCP servers with their real `api_key`s and `env` values, for connecting to them. */
   async mcpConfig(): Promise<MCPConfig | null> {
     const config = this.stored()?.mcp_config;
-    if (!config) return null;
-    const withKey = async <T extends { url: string }>(server: T) => ({
-      ...server,
-      api_key: await this.secrets.get(mcpSecretAccount(server.url)),
-    });
-    return {
-      sse_servers: await Promise.all(config.sse_servers.map(withKey)),
-      shttp_servers: await Promise.all(config.shttp_servers.map(withKey)),
-      stdio_servers: config.stdio_servers,
-    };
+    return config ? withMcpSecrets(this.secrets, MCP_PREFIX, config) : null;
   }
 
   private write(settings: StoredSettings): void {
@@ -161,48 +183,5 @@ export class SettingsService {
       )
       .run(JSON.stringify(settings), new Date().toISOString());
     this.cached = undefined;
-  }
-
-  /** Moves MCP `api_key`s into the secret store; the masked placeholder keeps the stored key. */
-  private async storeMcpKeys(config: MCPConfig): Promise<MCPConfig> {
-    const strip = async <T extends { url: string; api_key?: string | null | undefined }>(server: T) => {
-      const { api_key: apiKey, ...rest } = server;
-      if (apiKey && apiKey !== MASKED_API_KEY) await this.secrets.set(mcpSecretAccount(server.url), apiKey);
-      if (!apiKey) await this.forgetMcpKey(server.url);
-      return rest as T;
-    };
-    return {
-      sse_servers: await Promise.all(config.sse_servers.map(strip)),
-      shttp_servers: await Promise.all(config.shttp_servers.map(strip)),
-      stdio_servers: config.stdio_servers,
-    };
-  }
-
-  /** Deletes the stored `api_key`s of servers that `previous` listed and `next` no longer does. */
-  private async forgetRemovedMcpKeys(
-    previous: MCPConfig | null | undefined,
-    next: MCPConfig | null | undefined,
-  ): Promise<void> {
-    const kept = new Set(serverUrls(next));
-    for (const url of serverUrls(previous)) if (!kept.has(url)) await this.forgetMcpKey(url);
-  }
-
-  /** Deletes a server's stored `api_key`; with the secret store down there is nothing to reach. */
-  private async forgetMcpKey(url: string): Promise<void> {
-    if (this.secrets.status.state === 'ok' && (await this.secrets.get(mcpSecretAccount(url)))) {
-      await this.secrets.delete(mcpSecretAccount(url));
-    }
-  }
-
-  private async maskMcp(config: MCPConfig) {
-    const mask = async <T extends { url: string }>(server: T) => ({
-      ...server,
-      api_key: (await this.secrets.get(mcpSecretAccount(server.url))) ? MASKED_API_KEY : null,
-    });
-    return {
-      sse_servers: await Promise.all(config.sse_servers.map(mask)),
-      shttp_servers: await Promise.all(config.shttp_servers.map(mask)),
-      stdio_servers: config.stdio_servers,
-    };
   }
 }

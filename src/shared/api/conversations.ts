@@ -63,6 +63,8 @@ export const ConversationCreateRequest = z
     conversation_instructions: z.string().max(50_000).nullable().optional(),
     mcp_config: MCPConfig.nullable().optional(),
     conversation_id: ConversationId.optional(),
+    /** Dockhand: false keeps the user's custom secrets out of the sandbox (provider tokens stay). Default true. */
+    expose_custom_secrets: z.boolean().nullable().optional(),
   })
   .superRefine((request, ctx) => {
     const repos = [request.repository, request.suggested_task?.repo, request.create_microagent?.repo].filter(
@@ -136,6 +138,8 @@ export const ConversationInfo = z.object({
   sub_conversation_ids: z.array(z.string()),
   sandbox_id: z.string().nullable(),
   agent_state: z.string().nullable(),
+  /** Dockhand: the environment variables of the sandbox's shell that hold secrets (names only). */
+  sandbox_secrets: z.array(z.string()),
 });
 export type ConversationInfo = z.infer<typeof ConversationInfo>;
 

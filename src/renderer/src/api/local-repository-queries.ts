@@ -7,15 +7,22 @@ import {
 import { isApiError } from './api-error';
 import { useApi } from './ApiProvider';
 
+/** While the copy is being made the baseline is not known yet. */
+const COPY_POLL_MS = 2_000;
+
 function localRepositoryPath(id: string, rest = ''): string {
   return `/api/conversations/${encodeURIComponent(id)}/local-repository${rest}`;
 }
 
-/** The repository of this machine a conversation works on a copy of; null for other conversations. */
-export function useLocalRepository(id: string) {
+/**
+ * The repository of this machine a conversation works on a copy of (`enabled` for such conversations); null
+ * until its copy is made. Kept with the workspace's queries, so it is read again as the agent works.
+ */
+export function useLocalRepository(id: string, enabled: boolean) {
   const api = useApi();
   return useQuery({
-    queryKey: ['local-repository', id],
+    queryKey: ['workspace', id, 'local-repository'],
+    enabled,
     queryFn: async () => {
       try {
         return await api.get(localRepositoryPath(id), LocalRepositoryInfo);
@@ -24,7 +31,7 @@ export function useLocalRepository(id: string) {
         throw error;
       }
     },
-    staleTime: Infinity,
+    refetchInterval: (query) => (query.state.data ? false : COPY_POLL_MS),
   });
 }
 

@@ -4,7 +4,7 @@ import type { GitProvider } from '../../../shared/api/settings';
 import { useCreateConversation } from '../api/conversation-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../keyboard';
 import { conversationHref, navigate, ROUTES } from '../routing';
-import { Field } from './Field';
+import { Field, InputField } from './Field';
 import { StartFailure } from './StartFailure';
 import { BranchPicker } from './start/BranchPicker';
 import { ImageAttachments } from './start/ImageAttachments';
@@ -36,6 +36,7 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
   const [dragging, setDragging] = useState(false);
   const [localPath, setLocalPath] = useState('');
   const [localBranch, setLocalBranch] = useState('');
+  const [customSecrets, setCustomSecrets] = useState(true);
   const create = useCreateConversation();
   const shownProvider = provider && providers.includes(provider) ? provider : (providers[0] ?? null);
 
@@ -98,6 +99,7 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
               }
             : {}),
         ...(images.length > 0 ? { image_urls: images.map((image) => image.url) } : {}),
+        ...(customSecrets ? {} : { expose_custom_secrets: false }),
       },
       { onSuccess: ({ conversation_id }) => navigate(conversationHref(conversation_id)) },
     );
@@ -195,6 +197,18 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
         onRemove={(id) => {
           setImages((current) => current.filter((image) => image.id !== id));
           setImageProblems([]);
+          changed();
+        }}
+      />
+      <InputField
+        id="start-custom-secrets"
+        label="Give the agent my custom secrets"
+        labelPosition="after"
+        hint="Your custom secrets become environment variables in the sandbox. Git provider tokens are always there."
+        type="checkbox"
+        checked={customSecrets}
+        onChange={(e) => {
+          setCustomSecrets(e.target.checked);
           changed();
         }}
       />

@@ -2,13 +2,17 @@ import type Docker from 'dockerode';
 import type { SandboxSpec } from '../sandbox-specs';
 import { containerName, volumeName } from '../sandbox-id';
 import { installLabels, LABEL } from './labels';
+import { SANDBOX_NETWORK } from './sandbox-network';
 
 export const WORKSPACE_DIR = '/workspace';
 /** Container ports of the two app ports (WORKER_1, WORKER_2). */
 export const APP_PORTS = { WORKER_1: 8011, WORKER_2: 8012 } as const;
 const HOSTNAME = 'sandbox';
 
-/** `bridge` (default, with egress), `none` (no network, tests) or `host` (tests that reach 127.0.0.1). */
+/**
+ * `bridge` (default, with egress: Dockhand's own bridge network, where sandboxes cannot reach each other),
+ * `none` (no network, tests) or `host` (tests that reach 127.0.0.1).
+ */
 export type NetworkMode = 'bridge' | 'none' | 'host';
 
 export interface SandboxLimits {
@@ -90,7 +94,7 @@ export function containerOptions(plan: ContainerPlan): Docker.ContainerCreateOpt
     ...(publish ? { ExposedPorts: Object.fromEntries(appPorts.map((port) => [portKey(port), {}])) } : {}),
     HostConfig: {
       Init: true,
-      NetworkMode: network,
+      NetworkMode: network === 'bridge' ? SANDBOX_NETWORK : network,
       ...(ExtraHosts ? { ExtraHosts } : {}),
       ...(publish
         ? {

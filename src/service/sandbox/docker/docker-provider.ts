@@ -27,6 +27,7 @@ import { DockerEventWatcher } from './docker-events';
 import { type DockerImages, type ImageContents, isRootUser } from './docker-images';
 import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
 import { installFilter, LABEL } from './labels';
+import { ensureSandboxNetwork } from './sandbox-network';
 
 /** §14: a sandbox whose probe keeps failing this long goes to ERROR. */
 const PROBE_FAILURE_LIMIT_MS = 30_000;
@@ -79,8 +80,12 @@ export class DockerSandboxProvider implements SandboxProvider {
       // The pooled container is gone or broken: a fresh one of the same id takes its place.
       await this.removePooled(id);
     }
-    const contents = await this.images.prepare(spec.id, signal);
-    return this.startContainer(id, spec, contents, { onCreated: request.onCreated, signal });
+    // Where the spec's image cannot be had, Dockhand's own image stands in.
+    const { image, contents } = await this.images.prepare(spec.id, signal);
+    return this.startContainer(id, { ...spec, id: image }, contents, {
+      onCreated: request.onCreated,
+      signal,
+    });
   }
 
   /**
@@ -94,7 +99,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   ): Promise<{ containerId: string; imageId: string }> {
     const image = await this.images.inspect(spec.id);
     if (!image) throw new SandboxFailure(`Image ${spec.id} is not present yet`);
-    const contents = await this.images.prepare(spec.id, signal);
+    const { contents } = await this.images.prepare(spec.id, signal);
     let containerId = '';
     await this.startContainer(id, spec, contents, {
       pooled: true,
@@ -229,6 +234,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (!contents.hasBash) {
       throw new SandboxFailure(`Image ${spec.id} has no /bin/bash; choose an image that provides it.`);
     }
+    if (this.config.network === 'bridge') await ensureSandboxNetwork(this.connection.client);
     const container = await this.connection.client.createContainer(
       containerOptions({
         sandboxId: id,

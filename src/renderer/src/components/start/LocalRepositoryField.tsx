@@ -48,6 +48,7 @@ export function LocalRepositoryField({
           {(control) => (
             <div className="local-repository-path">
               <input
+                type="text"
                 {...control}
                 value={path}
                 placeholder="/home/you/projects/app"
@@ -56,7 +57,7 @@ export function LocalRepositoryField({
                 onChange={(e) => onPathChange(e.target.value)}
               />
               {bridge && typeof bridge.chooseFolder === 'function' && (
-                <button type="button" onClick={() => void choose()}>
+                <button type="button" className="button-secondary" onClick={() => void choose()}>
                   Choose folder…
                 </button>
               )}
@@ -67,6 +68,7 @@ export function LocalRepositoryField({
           <Field id="start-local-branch" label="Branch" hint="Empty: the current branch, as it is now.">
             {(control) => (
               <input
+                type="text"
                 {...control}
                 value={branch}
                 placeholder="current branch"
@@ -84,7 +86,11 @@ export function LocalRepositoryField({
           <ul aria-label="Recent repositories on this machine">
             {recent.map((recentPath) => (
               <li key={recentPath}>
-                <button type="button" className="chip" onClick={() => onPathChange(recentPath)}>
+                <button
+                  type="button"
+                  className="button-secondary chip"
+                  onClick={() => onPathChange(recentPath)}
+                >
                   {recentPath}
                 </button>
               </li>

@@ -1,5 +1,6 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import type { GitChangeStatus } from '../../../../shared/api/workspace';
+import { isLocalRepository } from '../../../../shared/api/local-repository';
 import { isApiError } from '../../api/api-error';
 import { useConversation } from '../../api/conversation-queries';
 import { useLocalRepository } from '../../api/local-repository-queries';
@@ -57,8 +58,10 @@ function moveInList(event: KeyboardEvent<HTMLUListElement>) {
  * ways to bring the work back) and the diff of one of them; re-read whenever the agent edits.
  */
 export function ChangesPanel({ conversationId }: { conversationId: string }) {
-  const local = useLocalRepository(conversationId).data;
-  const title = useConversation(conversationId).data?.title ?? '';
+  const conversation = useConversation(conversationId).data;
+  const onThisMachine = isLocalRepository(conversation?.selected_repository ?? '');
+  const local = useLocalRepository(conversationId, onThisMachine).data;
+  const title = conversation?.title ?? '';
   return (
     <>
       {local && <LocalRepositoryExport conversationId={conversationId} title={title} repository={local} />}

@@ -63,6 +63,7 @@ export function LocalRepositoryExport({
           >
             {(control) => (
               <input
+                type="text"
                 {...control}
                 value={branch}
                 spellCheck={false}
@@ -74,7 +75,9 @@ export function LocalRepositoryExport({
             )}
           </Field>
           <Field id="export-message" label="Commit message" hint="For the agent’s uncommitted work.">
-            {(control) => <input {...control} value={message} onChange={(e) => setMessage(e.target.value)} />}
+            {(control) => (
+              <input type="text" {...control} value={message} onChange={(e) => setMessage(e.target.value)} />
+            )}
           </Field>
         </div>
         <div className="form-actions">
@@ -83,6 +86,7 @@ export function LocalRepositoryExport({
           </button>
           <button
             type="button"
+            className="button-secondary"
             disabled={bringBack.isPending}
             onClick={() => bringBack.mutate({ mode: 'apply' })}
           >
