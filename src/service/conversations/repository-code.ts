@@ -66,6 +66,7 @@ export class RepositoryConsent {
   async approve(piece: RepositoryCode): Promise<number | null> {
     // One id for every copy of this question, so a client pairs the request with its answer.
     const code = { ...piece, id: randomUUID() };
+    if (this.deps.signal.aborted) return null;
     if (this.deps.sandboxKind === 'process') {
       const action = this.action(code, 'rejected');
       this.deps.record(hiddenObservation('error', PROCESS_SANDBOX_NOTE, action.id));
