@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 
 /**
  * Pure-JS dependencies of the service bundled into out/main: one file instead of hundreds to resolve and
- * scan at start. Native modules (keytar, better-sqlite3, dockerode's optional ssh2), packages whose
+ * scan at start. Native modules (keytar, dockerode's optional ssh2), packages whose
  * instances are shared with external ones (zod) and those loaded only later (the AI and MCP SDKs) stay
  * external.
  */
@@ -19,6 +19,7 @@ const BUNDLED_DEPS = [
   'diff',
   'tar-stream',
   'yazl',
+  'ws',
 ];
 
 export default defineConfig({

@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// No warm pool unless a test asks for one: tests that start many sandboxes must not race pooled containers.
+const env = { DOCKHAND_SANDBOX_WARM_POOL: '0' };
+
 export default defineConfig({
   test: {
     projects: [
@@ -8,6 +11,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],
+          env,
         },
       },
       {
@@ -17,6 +21,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          env,
         },
       },
     ],

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
-import { electronBinary } from './support/electron-binary';
+import { electronBinary } from '../scripts/lib/electron-binary';
 import { ROOT, SCREENSHOT_DIR } from './support/paths';
 
 const binary = electronBinary();

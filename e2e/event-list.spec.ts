@@ -76,10 +76,15 @@ test('10 000 streamed events stay windowed, follow the end, and jump back after 
   expect(events.length).toBeGreaterThanOrEqual(10_000);
   await routeConversation(page, conversationInfo(id, 'Ten thousand events'));
   let streams = 0;
+  const keysSent: (string | null)[] = [];
   await page.route(
     (url) => url.pathname === `/api/conversations/${id}/events/stream`,
     (route) => {
       streams += 1;
+      // The key goes in the header, never in the URL.
+      const request = route.request();
+      keysSent.push(request.headers()['x-session-api-key'] ?? null);
+      expect(new URL(request.url()).searchParams.has('session_api_key')).toBe(false);
       // The first connection replays everything; a reconnect (after the body ends) has nothing new.
       const body = streams === 1 ? sseBody(events) : sseBody([]);
       return route.fulfill({ status: 200, contentType: 'text/event-stream', body });
@@ -91,6 +96,7 @@ test('10 000 streamed events stay windowed, follow the end, and jump back after 
   const list = page.getByRole('region', { name: 'Conversation events' });
   await expect(page.getByRole('heading', { level: 1, name: 'Ten thousand events' })).toBeVisible();
   await expect(list.getByText('Agent: Stopped by an error — maximum iteration reached')).toBeVisible();
+  expect(keysSent[0]).toBe(service.key);
   await expect(list.locator('.diff-added')).toHaveText('+print("hello, world")');
   await expect(list.locator('.diff-removed')).toHaveText('-print("hello")');
   await expect(list.getByText('Agent reached maximum iteration.', { exact: false })).toBeVisible();

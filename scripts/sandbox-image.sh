@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds the default Dockhand sandbox image (resources/sandbox/Dockerfile) as dockhand/sandbox:<version>.
+# Builds Dockhand's own sandbox image (resources/sandbox/Dockerfile), by default as dockhand/sandbox:<version>;
+# `sandbox-image.sh IMAGE` names another tag. The service runs this script too when it needs the image
+# (offline, with the configured image missing): each `Step N/M` line it prints is build progress.
 # Base image, first found: DOCKHAND_SANDBOX_BASE if set; debian:bookworm-slim if present or pullable;
 # else an offline Debian root filesystem made with debootstrap and `docker import`ed (about 2 minutes).
 # Skips everything when the image already exists (set DOCKHAND_REBUILD_IMAGE=1 to force).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$root/package.json")"
-image="dockhand/sandbox:$version"
+image="${1:-dockhand/sandbox:$version}"
 offline_base="dockhand/sandbox-base:bookworm"
 packages="bash,git,ca-certificates,python3,procps,ripgrep,nodejs,make,patch,sudo,less,file,unzip,xz-utils"
 
@@ -37,5 +39,6 @@ if [ -z "$base" ]; then
 fi
 
 echo "sandbox-image: building $image from $base"
-DOCKER_BUILDKIT=0 docker build --quiet --network host --build-arg "BASE=$base" -t "$image" "$root/resources/sandbox" >/dev/null
+DOCKER_BUILDKIT=0 docker build --network host --build-arg "BASE=$base" -t "$image" "$root/resources/sandbox" \
+  | grep --line-buffered -E '^Step [0-9]+/[0-9]+ '
 echo "sandbox-image: $image is ready"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Dockhand needs on a Debian/Ubuntu machine, idempotently:
 # system packages (Docker engine, libsecret + gnome-keyring + D-Bus, Chromium, Xvfb, debootstrap),
-# the pinned Node.js line, npm packages from the lockfile, and the built app.
+# the pinned Node.js line, npm packages from the lockfile, the built app and, where no registry is
+# reachable, Dockhand's own sandbox image.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/node.sh"
@@ -30,9 +31,24 @@ install_npm_packages() {
   local stamp="node_modules/.dockhand-lock-$(sha256sum package-lock.json | cut -c1-16)-node$DOCKHAND_NODE_VERSION"
   [ -f "$stamp" ] && return 0
   echo "setup: installing npm packages"
-  # Electron's binary cannot be downloaded on every machine; the app still builds without it.
-  ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-fund --no-audit --loglevel=error
+  npm ci --no-fund --no-audit --loglevel=error
   touch "$stamp"
+}
+
+# Electron's binary, downloaded the electron package's own way (`install-electron`, from GitHub or
+# $ELECTRON_MIRROR). Where that fails, everything but the desktop window still works: say so once and go on.
+install_electron_binary() {
+  node scripts/lib/electron-binary.ts >/dev/null 2>&1 && return 0
+  local skipped="node_modules/.dockhand-electron-skipped-$(node -p 'require("electron/package.json").version')"
+  [ -f "$skipped" ] && return 0
+  echo "setup: downloading Electron's binary"
+  local output
+  if output=$(npx install-electron --no 2>&1); then return 0; fi
+  echo "setup: SKIPPED Electron's binary: its download from GitHub (or \$ELECTRON_MIRROR) failed" \
+    "($(grep -m1 -E 'Error|error' <<<"$output" || tail -n1 <<<"$output"))." >&2
+  echo "setup: the desktop app cannot start on this machine; \`scripts/dockhand.sh serve\` runs the service and the" \
+    "browser UI. Retry the download with \`npx install-electron --no\` once it is reachable." >&2
+  touch "$skipped"
 }
 
 build_app() {
@@ -44,7 +60,21 @@ build_app() {
   touch out/.built
 }
 
+# Where no registry is reachable, the default sandbox image cannot be pulled and Dockhand's own image stands
+# in: build it now (about 3 minutes the first time, then skipped) rather than at the first conversation.
+build_sandbox_image() {
+  if ! docker info >/dev/null 2>&1; then
+    echo "setup: no Docker engine answers; Dockhand builds its sandbox image when a conversation first needs it"
+    return 0
+  fi
+  if timeout 20 docker manifest inspect debian:bookworm-slim >/dev/null 2>&1; then return 0; fi
+  bash scripts/sandbox-image.sh \
+    || echo "setup: the sandbox image could not be built; conversations in Docker need it (npm run sandbox:image)" >&2
+}
+
 install_system_packages
 ensure_node
 install_npm_packages
+install_electron_binary
 build_app
+build_sandbox_image

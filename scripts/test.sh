@@ -19,6 +19,9 @@ if docker info >/dev/null 2>&1; then
   export DOCKHAND_SANDBOX_IMAGE="dockhand/sandbox:$(node -p 'require("./package.json").version')"
 fi
 
+echo "test: Node $(node -v) ($(command -v node))"
+# The packaging test installs from the npm cache offline: keep the user's cache under the throwaway HOME.
+export npm_config_cache="${npm_config_cache:-$(npm config get cache)}"
 test_home="$(mktemp -d /tmp/dockhand-test-home.XXXXXX)"
 HOME="$test_home" dbus-run-session -- bash -c '
   printf dockhand-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null

@@ -51,6 +51,8 @@ function serviceEnv(options: ServiceOptions): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !dropped.includes(name)));
   if (options.secrets === 'file') env.DOCKHAND_SECRETS = 'file';
   if (options.dockerHost) env.DOCKER_HOST = options.dockerHost;
+  // No warm pool unless a test asks for one (its containers would only add load).
+  env.DOCKHAND_SANDBOX_WARM_POOL ??= '0';
   return { ...env, ...options.env };
 }
 

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET_CONNECTION_CHANNEL } from '../preload/bridge';
-import {
-  type InvokeEvent,
-  type IpcMainLike,
-  isTrustedSender,
-  serveConnection,
-  UntrustedSender,
-} from './connection-ipc';
-import { recordingLog } from './test-fakes';
+import { type InvokeEvent, isTrustedSender, serveConnection, UntrustedSender } from './connection-ipc';
+import { FakeIpcMain, recordingLog } from './test-fakes';
 
 const MAIN_WINDOW = 7;
 const PAGE = { webContentsId: MAIN_WINDOW, origin: 'app://dockhand' };
@@ -38,25 +32,6 @@ describe('isTrustedSender', () => {
     ).toBe(false);
   });
 });
-
-class FakeIpcMain implements IpcMainLike {
-  readonly handlers = new Map<string, (event: InvokeEvent) => unknown>();
-
-  handle(channel: string, listener: (event: InvokeEvent) => unknown): void {
-    if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
-    this.handlers.set(channel, listener);
-  }
-
-  removeHandler(channel: string): void {
-    this.handlers.delete(channel);
-  }
-
-  async invoke(channel: string, from: InvokeEvent): Promise<unknown> {
-    const handler = this.handlers.get(channel);
-    if (!handler) throw new Error(`No handler registered for '${channel}'`);
-    return handler(from);
-  }
-}
 
 describe('serveConnection', () => {
   function serve() {

@@ -4,14 +4,16 @@ import type { Logger } from 'pino';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import { createService, type DockhandService } from '../service/index';
 import { createLogger } from '../service/logger';
+import { logUnhandledRejections } from '../service/unhandled-rejections';
 import { dataDirOverride, resolveAppPaths, resolveRendererEntry } from './app-paths';
 import { appProtocolHandler, APP_SCHEME_PRIVILEGES } from './app-protocol';
 import { serveConnection } from './connection-ipc';
+import { serveFolderDialog } from './folder-dialog-ipc';
 import { contentSecurityPolicy } from './content-security-policy';
 import type { MainLog } from './main-log';
 import { openMainWindow } from './main-window';
 import { menuTemplate } from './menu';
-import { APP_SCHEME } from './page-origin';
+import { APP_ORIGIN, APP_SCHEME } from './page-origin';
 import { restrictPermissions } from './permissions';
 import { GracefulQuit } from './quit';
 import { waitUntilAlive } from './readiness';
@@ -33,8 +35,10 @@ if (claimSingleInstance(app, () => mainWindow)) {
   app.quit();
 }
 
-async function startService(dataDir: string, log: Logger): Promise<DockhandService> {
-  const service = await createService({ dataDir, port: 0, logger: log });
+async function startService(dataDir: string, log: Logger, pageOrigin: string): Promise<DockhandService> {
+  // In development the window loads the renderer dev server, whose origin the service must then allow.
+  const devOrigin = pageOrigin === APP_ORIGIN ? {} : { allowedOrigins: [pageOrigin] };
+  const service = await createService({ dataDir, port: 0, logger: log, ...devOrigin });
   try {
     await waitUntilAlive(service.url);
     return service;
@@ -56,6 +60,7 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   const logsDir = path.join(dataDir, 'logs');
   const logger = createLogger(dataDir);
+  logUnhandledRejections(logger);
   const paths = resolveAppPaths({
     isPackaged: app.isPackaged,
     appPath: app.getAppPath(),
@@ -66,7 +71,7 @@ async function start(): Promise<void> {
 
   let service: DockhandService;
   try {
-    service = await startService(dataDir, logger);
+    service = await startService(dataDir, logger, entry.origin);
   } catch (error) {
     failToStart(error, logsDir, logger);
     return;
@@ -82,6 +87,14 @@ async function start(): Promise<void> {
     connection: () => ({ baseUrl: service.url, apiKey: service.context.sessionKey.current }),
     log: logger,
   });
+  const stopServingFolderDialog = serveFolderDialog(ipcMain, {
+    trustedPage: () => ({ webContentsId: mainWindow?.webContents.id ?? null, origin: entry.origin }),
+    showDialog: () =>
+      mainWindow
+        ? dialog.showOpenDialog(mainWindow, { properties: ['openDirectory'] })
+        : Promise.resolve({ canceled: true, filePaths: [] }),
+    log: logger,
+  });
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate({
@@ -95,7 +108,10 @@ async function start(): Promise<void> {
   );
 
   const quit = new GracefulQuit({
-    stopAccepting: stopServingConnection,
+    stopAccepting: () => {
+      stopServingConnection();
+      stopServingFolderDialog();
+    },
     // Sandboxes on quit: the service pauses them as it closes (the default). A setting that keeps
     // them running is passed here once ServiceConfig or close() accepts it.
     closeService: () => service.close(),

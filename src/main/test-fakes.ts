@@ -1,3 +1,4 @@
+import type { InvokeEvent, IpcMainLike } from './connection-ipc';
 import type { MainLog } from './main-log';
 
 export interface LogEntry {
@@ -24,4 +25,24 @@ export function preventable(): { preventDefault(): void; prevented: boolean } {
     },
   };
   return event;
+}
+
+/** ipcMain's invoke handlers, called the way a page's `ipcRenderer.invoke` would reach them. */
+export class FakeIpcMain implements IpcMainLike {
+  readonly handlers = new Map<string, (event: InvokeEvent) => unknown>();
+
+  handle(channel: string, listener: (event: InvokeEvent) => unknown): void {
+    if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
+    this.handlers.set(channel, listener);
+  }
+
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
+
+  async invoke(channel: string, from: InvokeEvent): Promise<unknown> {
+    const handler = this.handlers.get(channel);
+    if (!handler) throw new Error(`No handler registered for '${channel}'`);
+    return handler(from);
+  }
 }

@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { createBridge, GET_CONNECTION_CHANNEL } from './bridge';
+import { CHOOSE_FOLDER_CHANNEL, createBridge, GET_CONNECTION_CHANNEL } from './bridge';
 
 describe('createBridge', () => {
-  it('exposes getConnection only, as a function', () => {
+  it('exposes getConnection and chooseFolder only, as functions', () => {
     const bridge = createBridge(async () => null);
-    expect(Object.keys(bridge)).toEqual(['getConnection']);
+    expect(Object.keys(bridge)).toEqual(['getConnection', 'chooseFolder']);
     expect(typeof bridge.getConnection).toBe('function');
+    expect(typeof bridge.chooseFolder).toBe('function');
+  });
+
+  it('asks for a folder on its own fixed channel, with no arguments from the page', async () => {
+    const calls: unknown[][] = [];
+    const bridge = createBridge(async (...args) => {
+      calls.push(args);
+      return '/home/me/project';
+    });
+    await expect(bridge.chooseFolder()).resolves.toBe('/home/me/project');
+    expect(calls).toEqual([[CHOOSE_FOLDER_CHANNEL]]);
   });
 
   it('invokes the fixed channel with no arguments from the page', async () => {

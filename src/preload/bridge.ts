@@ -1,6 +1,9 @@
 /** The IPC channel the main process answers with the service connection. */
 export const GET_CONNECTION_CHANNEL = 'dockhand:get-connection';
 
+/** The IPC channel the main process answers with a folder the user picked in a native dialog. */
+export const CHOOSE_FOLDER_CHANNEL = 'dockhand:choose-folder';
+
 /** Where the renderer reaches the service, and the session key it presents (X-Session-API-Key). */
 export interface DockhandConnection {
   baseUrl: string;
@@ -10,6 +13,8 @@ export interface DockhandConnection {
 /** What the preload exposes to the page as `window.dockhand`. */
 export interface DockhandBridge {
   getConnection(): Promise<DockhandConnection>;
+  /** A native folder dialog: the absolute path the user picked, or null when they cancelled. */
+  chooseFolder(): Promise<string | null>;
 }
 
 /**
@@ -19,5 +24,6 @@ export interface DockhandBridge {
 export function createBridge(invoke: (channel: string) => Promise<unknown>): DockhandBridge {
   return {
     getConnection: () => invoke(GET_CONNECTION_CHANNEL) as Promise<DockhandConnection>,
+    chooseFolder: () => invoke(CHOOSE_FOLDER_CHANNEL) as Promise<string | null>,
   };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,6 +10,7 @@ import { DockerConnection } from './sandbox/docker/docker-status';
 import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
 import { SessionKey } from './secrets/session-key';
+import { logUnhandledRejections } from './unhandled-rejections';
 
 const USAGE = `Dockhand ${VERSION}
 
@@ -21,6 +23,12 @@ Usage:
 /** The built renderer beside this file (out/main/cli.js -> out/renderer). */
 function rendererDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../renderer');
+}
+
+/** The checkout's build of Dockhand's own sandbox image (out/main/cli.js -> scripts/), where it has one. */
+function imageBuildScript(): string | null {
+  const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/sandbox-image.sh');
+  return existsSync(script) ? script : null;
 }
 
 function quietLogger() {
@@ -40,7 +48,14 @@ async function serve(values: { port?: string; 'data-dir'?: string }): Promise<vo
   const requested = values.port ?? process.env.DOCKHAND_PORT;
   const port = Number(requested ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${requested}`);
-  const service = await createService({ dataDir, port, strictPort: strict, rendererDir: rendererDir() });
+  const service = await createService({
+    dataDir,
+    port,
+    strictPort: strict,
+    rendererDir: rendererDir(),
+    sandbox: { imageBuildScript: imageBuildScript() },
+  });
+  logUnhandledRejections(service.context.logger);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

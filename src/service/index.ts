@@ -7,15 +7,19 @@ import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
 import { AppConversations } from './conversations/app-conversations';
 import { StartTaskStore } from './conversations/start-task-store';
+import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
 import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
 import { attachSocketServer } from './events/socket-server';
 import { ApiKeys } from './http/api-keys';
 import { createApp } from './http/app';
+import { KeyGate } from './http/key-gate';
+import { extraOriginsFromEnvironment, type OriginPolicy } from './http/security';
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
 import { conversationWorkspaceRoutes } from './routes/v0/conversation-workspace';
+import { localRepositoryRoutes } from './routes/v0/local-repository';
 import type { RouteSpec } from './http/routes';
 import { type ProviderApiBase, publicApiBase } from './git/provider-api';
 import { ProviderTokenService } from './git/provider-tokens';
@@ -57,6 +61,8 @@ export interface ServiceConfig {
   sessionApiKey?: string;
   /** Requests per second per key (burst twice that). */
   rateLimitPerSecond?: number;
+  /** Page origins allowed besides the service's own and app://dockhand (default: DOCKHAND_ALLOWED_ORIGINS, else none). */
+  allowedOrigins?: string[];
   /** Built renderer to serve at `/`. */
   rendererDir?: string;
   providerApiBase?: ProviderApiBase;
@@ -104,6 +110,7 @@ function writeDiscoveryFile(dataDir: string, url: string, port: number): string 
 /** The composition root: builds every dependency, the routes and the HTTP server, then listens. */
 export async function createService(config: ServiceConfig): Promise<DockhandService> {
   const rateLimitPerSecond = config.rateLimitPerSecond ?? rateLimitFromEnvironment();
+  const extraOrigins = config.allowedOrigins ?? extraOriginsFromEnvironment();
   const dataDir = path.resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const logger = config.logger ?? createLogger(dataDir);
@@ -168,11 +175,25 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     events,
   );
 
-  const keys = new ApiKeys(sessionKey, (id) => {
-    const sandboxId = conversationStore.get(id)?.sandboxId ?? null;
-    // A sandbox key is reported only while its sandbox runs, and only then does it open anything.
-    return sandboxId && context.sandboxes.find(sandboxId)?.status === 'RUNNING' ? sandboxId : null;
+  const agentServers = new AgentServers({
+    deps: { ctx: context, conversations, store: conversationStore, events },
+    logger,
+    rateLimitPerSecond,
+    extraOrigins,
   });
+  context.sandboxes.setAgentServers((id) => agentServers.exposedUrls(id));
+
+  const keys = new KeyGate(
+    new ApiKeys(sessionKey, (id) => {
+      const sandboxId = conversationStore.get(id)?.sandboxId ?? null;
+      // A sandbox key is reported only while its sandbox runs, and only then does it open anything.
+      return sandboxId && context.sandboxes.find(sandboxId)?.status === 'RUNNING' ? sandboxId : null;
+    }),
+  );
+  const origins: OriginPolicy = {
+    ports: () => [port],
+    extra: extraOrigins,
+  };
 
   const routes: RouteSpec[] = [];
   routes.push(
@@ -189,6 +210,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
     ...conversationWorkspaceRoutes(context, conversations),
+    ...localRepositoryRoutes(context, conversations),
     ...conversationStreamRoutes(conversations, events, sessionKey),
     ...appConversationRoutes(appConversations),
     ...v1EventRoutes(db),
@@ -196,7 +218,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   const app = createApp({
     routes,
     keys,
-    port: () => port,
+    origins,
     rateLimitPerSecond,
     logger,
     dataDir,
@@ -211,11 +233,12 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     conversations,
     events,
     keys,
-    port: () => port,
+    origins,
     hasSettings: () => settings.stored() !== null,
     onKeyRotated: (listener) => sessionKey.onRotate(listener),
   });
   await sandboxLayer.start();
+  await agentServers.start();
   const url = `http://127.0.0.1:${port}`;
   const discoveryFile = writeDiscoveryFile(dataDir, url, port);
   if (secrets.status.state !== 'ok') {
@@ -234,6 +257,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);
       sockets.engine.close();
+      agentServers.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {

@@ -1,29 +1,44 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** How often a note about dropped log lines may reach stderr. */
 const DROP_NOTE_INTERVAL_MS = 60_000;
 
+export interface LogRotation {
+  /** A file that would grow past this many bytes is renamed `<file>.1` first (older ones shift up). */
+  maxBytes: number;
+  /** How many renamed files are kept (`<file>.1` … `<file>.<keep>`); the oldest is removed. */
+  keep: number;
+}
+
+export const DEFAULT_ROTATION: LogRotation = { maxBytes: 10 * 1024 * 1024, keep: 3 };
+
 /**
  * An append-only log file that never stops the service: a line that cannot be written (a full disk, a
  * removed folder) is dropped and counted, stderr hears about it at most once a minute, and the next line is
  * tried again. pino's own file destination retries a failed write forever while flushing at exit, which
- * wedges the process on a full disk.
+ * wedges the process on a full disk. The file rotates by size, so logs never fill the disk on their own.
  */
 export class LogFile {
   private fd: number | null = null;
+  private size = 0;
   private dropped = 0;
   private lastNote = 0;
 
   constructor(
     private readonly file: string,
     private readonly stderr: (text: string) => void = (text) => process.stderr.write(text),
+    private readonly rotation: LogRotation = DEFAULT_ROTATION,
   ) {}
 
   write(line: string): void {
     try {
-      this.fd ??= openSync(this.file, 'a', 0o600);
-      writeSync(this.fd, line);
+      const bytes = Buffer.byteLength(line);
+      this.open();
+      // A line longer than the limit still goes into an empty file.
+      if (this.size > 0 && this.size + bytes > this.rotation.maxBytes) this.rotate();
+      writeSync(this.open(), line);
+      this.size += bytes;
     } catch (error) {
       this.dropped++;
       this.noteDropped(error);
@@ -33,6 +48,30 @@ export class LogFile {
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+  }
+
+  /** The open descriptor (opened, and its size read, on first use). */
+  private open(): number {
+    if (this.fd === null) {
+      this.fd = openSync(this.file, 'a', 0o600);
+      this.size = fstatSync(this.fd).size;
+    }
+    return this.fd;
+  }
+
+  /** `<file>` becomes `<file>.1`, each `<file>.<n>` becomes `<file>.<n+1>`, past `keep` removed. */
+  private rotate(): void {
+    this.close();
+    const { keep } = this.rotation;
+    rmSync(`${this.file}.${keep}`, { force: true });
+    for (let n = keep - 1; n >= 1; n--) {
+      try {
+        renameSync(`${this.file}.${n}`, `${this.file}.${n + 1}`);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    renameSync(this.file, `${this.file}.1`);
   }
 
   private noteDropped(error: unknown): void {

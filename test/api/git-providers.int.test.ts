@@ -59,9 +59,26 @@ describe('git-provider tokens (/api/add-git-providers, /api/unset-provider-token
     expect(svc.service.context.providerTokens.list()).toEqual([
       { provider: 'github', host: null, user_id: '4242' },
     ]);
-    svc.service.context.db.pragma('wal_checkpoint(TRUNCATE)');
+    svc.service.context.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     expect(valuesFoundInFiles(svc.dataDir, [GITHUB_TOKEN])).toEqual([]);
-    expect(path.basename(svc.service.context.db.name)).toBe('dockhand.db');
+    expect(path.basename(svc.service.context.db.file)).toBe('dockhand.db');
+  });
+
+  it('takes a blank host ("" or null) as the default host, as the OpenHands web UI sends it', async () => {
+    // The OpenHands git settings screen sends every provider, with "" for each blank token and host field.
+    const blank = { token: '', host: '' };
+    const fromOpenHandsUi = { github: { token: GITHUB_TOKEN, host: '' }, gitlab: blank, bitbucket: blank };
+    expect(await add({ provider_tokens: fromOpenHandsUi })).toEqual(STORED);
+    expect(await providerTokensSet()).toEqual({ github: null });
+    expect(svc.service.context.providerTokens.list()).toEqual([
+      { provider: 'github', host: null, user_id: '4242' },
+    ]);
+
+    expect(await add({ provider_tokens: { gitlab: { token: GITLAB_TOKEN, host: null } } })).toEqual(STORED);
+    expect(await providerTokensSet()).toEqual({ gitlab: null });
+    expect(providers.requests.map((r) => r.provider)).toEqual(['github', 'gitlab']);
+    expect((await add({ provider_tokens: { github: { token: GITHUB_TOKEN, host: ' ' } } })).status).toBe(422);
+    expect((await add({ provider_tokens: { enterprise_sso: { token: 't', host: '' } } })).status).toBe(422);
   });
 
   it('stores every provider at once, with custom hosts, and reports their hosts', async () => {

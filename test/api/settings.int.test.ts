@@ -39,6 +39,7 @@ const DEFAULT_VIEW = {
   sandbox_provider: 'docker',
   max_concurrent_conversations: 3,
   max_live_sandboxes: 5,
+  sandbox_warm_pool: 1,
 };
 
 function outcome(response: TestResponse) {
@@ -244,6 +245,30 @@ describe('settings (GET/POST /api/settings)', () => {
             msg: "Input should be '', 'rules' or 'llm'",
             input: 'invariant',
             ctx: { expected: "'', 'rules' or 'llm'" },
+          },
+        ],
+      ],
+      [
+        { sandbox_warm_pool: 6 },
+        [
+          {
+            type: 'less_than_equal',
+            loc: ['body', 'sandbox_warm_pool'],
+            msg: 'Input should be less than or equal to 5',
+            input: 6,
+            ctx: { le: 5 },
+          },
+        ],
+      ],
+      [
+        { sandbox_warm_pool: -1 },
+        [
+          {
+            type: 'greater_than_equal',
+            loc: ['body', 'sandbox_warm_pool'],
+            msg: 'Input should be greater than or equal to 0',
+            input: -1,
+            ctx: { ge: 0 },
           },
         ],
       ],

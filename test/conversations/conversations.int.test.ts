@@ -345,7 +345,10 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     expect(batch[0]).toMatchObject({
       id: cid,
       title: 'My V1',
-      conversation_url: `http://127.0.0.1:${service.port}/api/conversations/${cid}`,
+      // The sandbox's agent-server endpoint, on its own port.
+      conversation_url: expect.stringMatching(
+        new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api/conversations/${cid}$`),
+      ),
     });
     expect((await service.api('GET', '/api/v1/app-conversations/count?title__contains=My%20V1')).json).toBe(
       1,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import type { V0Event } from '../../src/shared/api/events';
 import { DATABASE_FILE } from '../../src/service/storage/database';
 import { TEST_IMAGE, removeLabelled } from '../sandbox/support';
@@ -75,9 +75,11 @@ export async function allEvents(api: Api, id: string): Promise<V0Event[]> {
 
 /** `PRAGMA integrity_check` of the data folder's database, read-only (`["ok"]` when sound). */
 export function integrityCheck(dataDir: string): string[] {
-  const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true, fileMustExist: true });
+  const db = new DatabaseSync(path.join(dataDir, DATABASE_FILE), { readOnly: true });
   try {
-    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+    return (db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map(
+      (r) => r.integrity_check,
+    );
   } finally {
     db.close();
   }
@@ -87,7 +89,7 @@ export function integrityCheck(dataDir: string): string[] {
 export function instanceOf(dataDir: string): string | null {
   const file = path.join(dataDir, DATABASE_FILE);
   if (!existsSync(file)) return null;
-  const db = new Database(file, { readonly: true });
+  const db = new DatabaseSync(file, { readOnly: true });
   try {
     const row = db.prepare("SELECT value FROM service_meta WHERE key = 'instance_id'").get() as
       { value: string } | undefined;

@@ -1,8 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveAppPaths } from '../../src/main/app-paths';
+import { bundledNode } from '../../src/service/mcp/bundled-runtime';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CONFIG_FILE = path.join(ROOT, 'electron-builder.json');
@@ -21,7 +23,7 @@ interface BuilderConfig {
   extraResources: FileSet[];
   npmRebuild: boolean;
   electronFuses: Record<string, boolean>;
-  linux: { target: string[]; icon: string };
+  linux: { target: string[]; icon: string; extraResources: FileSet[] };
   mac: { target: string[]; icon: string };
   win: { target: string[]; icon: string };
 }
@@ -68,7 +70,7 @@ describe('electron-builder.json', () => {
     await expect(builderConfig.validateConfiguration(config, quiet)).resolves.toBeUndefined();
     const misspelt = { ...config, electronFuses: { ...config.electronFuses, runAsNod: false } };
     await expect(builderConfig.validateConfiguration(misspelt, quiet)).rejects.toThrow(/configuration/);
-  });
+  }, 60_000); // compiling electron-builder's JSON schema takes seconds on a busy machine
 
   it('names the app', () => {
     expect(config.appId).toBe('dev.dockhand.app');
@@ -106,13 +108,10 @@ describe('electron-builder.json', () => {
     expect(config.files.some((pattern) => path.matchesGlob(pkg.main, pattern))).toBe(true);
   });
 
-  it('keeps every native module binary outside the asar', () => {
-    expect(config.asarUnpack).toEqual(
-      expect.arrayContaining(['**/node_modules/better-sqlite3/**', '**/node_modules/keytar/**']),
-    );
-    const binaries = ['better-sqlite3', 'keytar'].flatMap((name) =>
-      filesUnder(path.join(ROOT, 'node_modules', name), '.node'),
-    );
+  it("keeps keytar's native binary outside the asar and rebuilds native modules for Electron", () => {
+    // test/packaging/production-install.int.test.ts checks every binary of a production install.
+    expect(config.asarUnpack).toEqual(['**/node_modules/keytar/**']);
+    const binaries = filesUnder(path.join(ROOT, 'node_modules', 'keytar'), '.node');
     expect(binaries.length).toBeGreaterThan(0);
     for (const binary of binaries) {
       const relative = path.relative(ROOT, binary).split(path.sep).join('/');
@@ -122,6 +121,27 @@ describe('electron-builder.json', () => {
       ).toBe(true);
     }
     expect(config.npmRebuild).toBe(true);
+  });
+
+  it('ships the pinned Node binary on Linux where the packaged service finds the runtime it lends sandboxes', () => {
+    const node = config.linux.extraResources.find((set) => set.from === '.tools/node/bin/node');
+    if (!node) throw new Error('.tools/node/bin/node is not in linux.extraResources');
+    // Lay the resource out as electron-builder does, then ask the service where its runtime is.
+    const resourcesPath = mkdtempSync(path.join(os.tmpdir(), 'dockhand-resources-'));
+    try {
+      const shipped = path.join(resourcesPath, node.to);
+      mkdirSync(path.dirname(shipped), { recursive: true });
+      copyFileSync(path.join(ROOT, node.from), shipped);
+      const host = {
+        execPath: '/opt/Dockhand/dockhand',
+        platform: 'linux',
+        arch: 'x64',
+        resourcesPath,
+      } as const;
+      expect(bundledNode({ ...host, versions: { electron: '45.4.1' } })?.node).toBe(shipped);
+    } finally {
+      rmSync(resourcesPath, { recursive: true, force: true });
+    }
   });
 
   it('ships the sandbox Dockerfile where the packaged app looks for it', () => {

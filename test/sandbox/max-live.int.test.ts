@@ -56,7 +56,11 @@ describe.skipIf(skipReason !== null)('max_live_sandboxes', () => {
   it('answers 409 when no live sandbox is idle', async () => {
     const api = await serviceWithCap(1);
     const busy = await createSandbox(api);
-    api.service.context.sandboxes.setUsers({ isIdle: () => false, release: async () => {} });
+    api.service.context.sandboxes.setUsers({
+      isIdle: () => false,
+      release: async () => {},
+      resumed: () => {},
+    });
 
     const refused = await api.api('POST', '/api/v1/sandboxes');
     expect(refused).toMatchObject({

@@ -43,7 +43,7 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
     expect(created.status).toBe(200);
     const sandbox = await service.service.context.sandboxes.settled((created.json as SandboxInfo).id);
     expect(sandbox).toMatchObject({ status: 'RUNNING', provider: 'process', isolated: false });
-    expect(sandbox.exposed_urls?.map((url) => url.name)).toEqual(['WORKER_1', 'WORKER_2']);
+    expect(sandbox.exposed_urls?.map((url) => url.name)).toEqual(['WORKER_1', 'WORKER_2', 'AGENT_SERVER']);
     const folder = path.join(service.dataDir, 'workspaces', sandbox.id);
     expect(existsSync(path.join(folder, 'project'))).toBe(true);
 
@@ -113,7 +113,7 @@ describe('idle pausing', () => {
     const busyOne = await sandboxes.settled((await sandboxes.create(spec)).id);
     const idleOne = await sandboxes.settled((await sandboxes.create(spec)).id);
     // The busy one is the least recently used, so the check (every second) meets it first and skips it.
-    sandboxes.setUsers({ isIdle: (id) => id === idleOne.id, release: async () => {} });
+    sandboxes.setUsers({ isIdle: (id) => id === idleOne.id, release: async () => {}, resumed: () => {} });
     await expect.poll(() => sandboxes.get(idleOne.id).status, { timeout: 30_000 }).toBe('PAUSED');
     expect(sandboxes.get(busyOne.id).status).toBe('RUNNING');
   });

@@ -85,7 +85,7 @@ describe('MCP secrets live in the keychain', () => {
     };
     expect(row.data).not.toContain(ENV_TOKEN);
     expect(row.data).not.toContain(API_KEY);
-    service.service.context.db.pragma('wal_checkpoint(TRUNCATE)');
+    service.service.context.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     expect(sqliteFiles(dataDir)).not.toContain(ENV_TOKEN);
     expect(await service.service.context.settings.mcpConfig()).toEqual(MCP_CONFIG);
     const shown = (await service.api('GET', '/api/settings')).json as { mcp_config: typeof MCP_CONFIG };

@@ -1,60 +1,20 @@
-import { request as httpRequest } from 'node:http';
 import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 import { type OpenApiDocument, type Operation, operationsOf } from './fuzz-requests';
+import { addressSpreader, loopbackRequest as request } from './loopback-request';
 
 const OPEN = ['GET /alive', 'GET /health', 'GET /api/openapi.json'];
 const SSE = '/api/conversations/x/events/stream';
 const SOCKET_POLL = '/socket.io/?EIO=4&transport=polling&conversation_id=x';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  json: unknown;
-}
-
-/**
- * A request from a chosen loopback address: failed-auth blocking counts per address, so spreading the
- * deliberate failures over 127.0.0.x keeps every one of them a 401, never a 429.
- */
-function request(
-  port: number,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  localAddress = '127.0.0.1',
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, localAddress }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        if (String(res.headers['content-type']).startsWith('text/event-stream')) res.destroy();
-      });
-      res.on('close', () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = text;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const concrete = (op: Operation) => op.path.replace(/\{\w+\}/g, 'x');
 
 describe('security sweep over every route of the OpenAPI document', () => {
   let svc: TestService;
   let keyed: Operation[];
-  let addresses = 0;
   /** A fresh loopback source address for every 10 deliberate failures. */
-  const nextAddress = () => `127.0.0.${2 + Math.floor(addresses++ / 10)}`;
+  const nextAddress = addressSpreader();
 
   beforeAll(async () => {
     svc = await startTestService();
@@ -69,8 +29,9 @@ describe('security sweep over every route of the OpenAPI document', () => {
 
   it('answers 401 Unauthorized on every keyed route without a key and with a wrong one', async () => {
     const refused: string[] = [];
-    for (const op of keyed) {
-      for (const key of [null, `${svc.key}x`, svc.key.slice(0, -1), '']) {
+    for (const [i, op] of keyed.entries()) {
+      // Wrong keys differ per route: failures are throttled per presented key as well as per address.
+      for (const key of [null, `${svc.key}${i}`, `${svc.key.slice(0, -1)}!${i}`, '']) {
         const headers: Record<string, string> = key === null ? {} : { 'X-Session-API-Key': key };
         const answer = await request(svc.port, op.method, concrete(op), headers, nextAddress());
         if (answer.status !== 401 || JSON.stringify(answer.json) !== '{"detail":"Unauthorized"}') {
@@ -115,11 +76,19 @@ describe('security sweep over every route of the OpenAPI document', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('refuses cross-origin preflights and simple requests from non-local origins on every route', async () => {
+  it('refuses cross-origin preflights and simple requests from foreign and other local origins on every route', async () => {
     const wrong: string[] = [];
     const paths = [...keyed.map((op) => [op.method, concrete(op)]), ['GET', SSE], ['GET', SOCKET_POLL]];
     for (const [method = 'GET', path = '/'] of paths) {
-      for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'file://']) {
+      // Another local port stands for an app the agent serves from a sandbox, or any other local server.
+      const otherLocal = `http://localhost:${svc.port + 1}`;
+      for (const origin of [
+        'https://evil.example',
+        'null',
+        'http://localhost.evil.example',
+        'file://',
+        otherLocal,
+      ]) {
         const preflight = await request(svc.port, 'OPTIONS', path, {
           Origin: origin,
           'Access-Control-Request-Method': method,

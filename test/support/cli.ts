@@ -83,16 +83,18 @@ export interface RunningCli {
 const BANNER = /^Dockhand is running at (http:\/\/127\.0\.0\.1:(\d+))\/#key=(\S+)$/m;
 
 /**
- * Starts `dockhand serve <args>`, optionally under a `wrapper` command (e.g. `dbus-run-session --`), and
- * waits until it prints where it runs. It runs in its own process group, which `stop` signals as a whole.
+ * Starts `dockhand serve <args>`, optionally under a `wrapper` command (e.g. `dbus-run-session --`) and from
+ * another copy of the project (`root`), and waits until it prints where it runs. It runs in its own process
+ * group, which `stop` signals as a whole.
  */
 export async function startServe(
   args: string[],
   env: NodeJS.ProcessEnv,
   wrapper: string[] = [],
+  root = ROOT,
 ): Promise<RunningCli> {
-  const command = [...wrapper, process.execPath, CLI_ENTRY, 'serve', ...args];
-  const child = spawn(command[0] ?? process.execPath, command.slice(1), { env, cwd: ROOT, detached: true });
+  const command = [...wrapper, process.execPath, path.join(root, 'bin', 'dockhand.js'), 'serve', ...args];
+  const child = spawn(command[0] ?? process.execPath, command.slice(1), { env, cwd: root, detached: true });
   const output = collect(child);
   const done = exited(child, output);
   const banner = await new Promise<RegExpExecArray>((resolve, reject) => {

@@ -9,6 +9,7 @@ import './styles/forms.css';
 import './styles/conversation.css';
 import './styles/workspace.css';
 import './styles/sandboxes.css';
+import './styles/local-repository.css';
 
 adoptKeyFromAddressBar();
 

@@ -9,6 +9,7 @@ import type {
   StartTaskStatus,
 } from '../../shared/api/app-conversations';
 import { START_TASK_STATUSES } from '../../shared/api/app-conversations';
+import type { SandboxInfo } from '../../shared/api/sandboxes';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import { HttpError, httpError } from '../http/errors';
@@ -31,7 +32,7 @@ const STAGE_OF_STATUS: Record<string, StartTaskStatus> = {
   [RUNTIME_STATUS.ready]: 'STARTING_CONVERSATION',
 };
 
-const EXECUTION_STATUS: Record<string, AppConversation['execution_status']> = {
+export const EXECUTION_STATUS: Record<string, AppConversation['execution_status']> = {
   loading: 'idle',
   awaiting_user_input: 'idle',
   running: 'running',
@@ -67,6 +68,16 @@ export function utcIso(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/i.test(value);
   return new Date(hasOffset ? value : `${value}Z`).toISOString();
+}
+
+/** The sandbox's agent-server endpoint (its AGENT_SERVER exposed URL), while it runs. */
+function agentServerUrl(sandbox: SandboxInfo | null): string | null {
+  return sandbox?.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url ?? null;
+}
+
+function conversationUrl(sandbox: SandboxInfo, conversationId: string): string | null {
+  const base = agentServerUrl(sandbox);
+  return base ? `${base}/api/conversations/${conversationId}` : null;
 }
 
 function offsetOf(pageId: string | undefined): number {
@@ -216,7 +227,7 @@ export class AppConversations {
         record.status === 'STOPPED' || !info.agent_state
           ? null
           : (EXECUTION_STATUS[info.agent_state] ?? null),
-      conversation_url: `http://127.0.0.1:${this.ctx.port()}/api/conversations/${record.id}`,
+      conversation_url: sandbox ? conversationUrl(sandbox, record.id) : null,
       session_api_key: info.session_api_key,
     };
   }
@@ -264,7 +275,9 @@ export class AppConversations {
           if (stage)
             this.advance(taskId, stage, {
               sandbox_id: current.sandboxId,
-              agent_server_url: `http://127.0.0.1:${this.ctx.port()}`,
+              agent_server_url: current.sandboxId
+                ? agentServerUrl(this.ctx.sandboxes.find(current.sandboxId))
+                : null,
             });
           if (payload.id === RUNTIME_STATUS.ready) {
             this.advance(taskId, 'READY', { app_conversation_id: record.id });

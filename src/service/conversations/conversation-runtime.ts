@@ -11,7 +11,7 @@ import { FALLBACK_CONTEXT_WINDOW } from '../agent/condenser/condenser';
 import { createLlmClient } from '../agent/llm/llm-client';
 import { generateTitle } from '../agent/title';
 import { contextWindowOf, supportsVision } from '../agent/llm/model-table';
-import type { McpStdioServer } from '../agent/microagents/microagent';
+import type { McpStdioServer, Microagent } from '../agent/microagents/microagent';
 import { llmTimingFromEnv } from '../agent/llm/retry-policy';
 import systemPrompt from '../agent/prompts/system-prompt.md?raw';
 import { EditHistory } from '../agent/tools/str-replace-editor/edit-history';
@@ -28,8 +28,11 @@ import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
-import { DEFAULTS } from '../settings/settings-service';
+import { DEFAULTS, gitIdentity } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
+import { gitIdentityEnv } from '../git/git-identity';
+import { copyLocalRepository } from '../local-repository/start-step';
+import { isLocalRepository } from '../../shared/api/local-repository';
 import { CloneError } from '../git/clone-errors';
 import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
@@ -73,6 +76,8 @@ export interface RuntimeHooks {
 
 interface Workspace {
   shell: ShellSession;
+  /** The shell's start (begun when the workspace opens; its commands queue behind it). */
+  started: Promise<void>;
   files: SandboxFiles;
   remove(path: string): Promise<unknown>;
   target: SandboxTarget;
@@ -94,6 +99,8 @@ export class ConversationRuntime {
   private mcp: McpToolset | null = null;
   private microagentServers: McpStdioServer[] = [];
   private repositoryConsent: RepositoryConsent | null = null;
+  /** The shell's start, `git init` and the git hooks, running after `start()` has let the agent think. */
+  private settingUp: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -117,34 +124,53 @@ export class ConversationRuntime {
     return this.workspace?.target.sandboxId ?? null;
   }
 
+  /**
+   * The start pipeline, each step as soon as what it needs is there. Beside the sandbox's start: the
+   * secrets and the model key. Once it runs: the repository (a clone is awaited, as its microagents and setup
+   * script are read next), then the setup script and the microagents side by side, then MCP. The agent may
+   * think from there; the shell, an empty workspace's `git init` and the git hooks come up meanwhile
+   * (`workspaceReady()`), and its commands wait for them in the shell's queue.
+   */
   async start(): Promise<void> {
     this.saved = this.agentStates.load(this.record.id);
     this.report(RUNTIME_STATUS.startingRuntime, 'Starting the sandbox...');
-    const target = await this.sandbox();
+    const mcpModule = settledLater(import('../mcp/conversation-mcp'));
+    const [target, secretEnv, apiKey] = await Promise.all([
+      this.sandbox(),
+      sandboxSecretValues(this.ctx, this.record.request),
+      this.ctx.secrets.get('llm_api_key'),
+    ]);
     this.report(RUNTIME_STATUS.runtimeStarted, 'The sandbox is running.');
     this.report(RUNTIME_STATUS.settingUpWorkspace, 'Setting up the workspace...');
-    const secretEnv = await sandboxSecretValues(this.ctx, this.record.request);
-    this.workspace = await this.openWorkspace(target, secretEnv);
+    const workspace = this.openWorkspace(target, secretEnv);
+    this.workspace = workspace;
     this.repositoryConsent = this.consentFor(target);
-    const repoDir = await this.prepareRepository(this.workspace);
-    const setupNote = await this.runRepositorySetup(this.workspace, repoDir);
+    const repository = await this.prepareRepository(workspace);
+    const setup = this.runRepositorySetup(workspace, repository.dir);
     this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
-    await this.installGitHooks(this.workspace, repoDir);
+    // Hooks follow the setup script, as before; the agent's commands wait for them.
+    const hooks = setup.then(() => this.installGitHooks(workspace, repository.dir));
+    this.settingUp = settledLater(Promise.all([workspace.started, repository.initialized, hooks]));
     this.report(RUNTIME_STATUS.settingUpSkills, 'Loading microagents...');
-    const recall = await this.recall(this.workspace, repoDir, setupNote);
+    const [setupNote, microagents] = await Promise.all([
+      setup,
+      this.loadMicroagents(workspace, repository.dir),
+    ]);
+    workspace.shell.hold(hooks);
+    const recall = this.recall(workspace, repository.dir, microagents, setupNote);
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
     const masker = this.ctx.masker;
     const model = this.record.llmModel ?? settings.llm_model ?? '';
     const llm = createLlmClient({
       model,
-      apiKey: await this.ctx.secrets.get('llm_api_key'),
+      apiKey,
       baseUrl: settings.llm_base_url || null,
       signal: this.closing.signal,
       timing: llmTimingFromEnv(process.env),
     });
     const tools = new ToolRegistry();
-    const mcp = await this.connectMcp(target, tools.names(), model);
+    const mcp = await this.connectMcp(await mcpModule, target, tools.names(), model);
     if (this.closing.signal.aborted) return void (await mcp.close());
     this.mcp = mcp;
     for (const tool of mcp.tools) tools.add(tool);
@@ -157,9 +183,9 @@ export class ConversationRuntime {
       llm,
       tools,
       toolContext: {
-        shell: this.workspace.shell,
+        shell: workspace.shell,
         editor: new Editor(
-          withRemove(this.workspace.files, this.workspace.remove),
+          withRemove(workspace.files, workspace.remove),
           new EditHistory(this.ctx.db, this.record.id),
           () => target.workingDir,
         ),
@@ -187,6 +213,14 @@ export class ConversationRuntime {
       saveState: (state) => this.agentStates.save(this.record.id, state),
     });
     this.report(RUNTIME_STATUS.ready, 'The agent is ready.');
+  }
+
+  /**
+   * The rest of the start, which the agent's commands (not its thinking) need: the shell, an empty
+   * workspace's `git init`, the git hooks. Rejects like `start()` when one of them fails.
+   */
+  async workspaceReady(): Promise<void> {
+    await this.settingUp;
   }
 
   /**
@@ -236,14 +270,13 @@ export class ConversationRuntime {
 
   /** MCP servers (steps 8-9): settings, request and microagent servers, in parallel; failures only warn. */
   private async connectMcp(
+    { connectConversationMcp }: typeof import('../mcp/conversation-mcp'),
     target: SandboxTarget,
     builtinNames: string[],
     model: string,
   ): Promise<McpToolset> {
     this.report(RUNTIME_STATUS.settingUpSkills, 'Connecting MCP servers...');
     const stored = this.record.request.mcp_config;
-    // The MCP SDK is loaded when a conversation starts, not when the service does.
-    const { connectConversationMcp } = await import('../mcp/conversation-mcp');
     const mcp = await connectConversationMcp({
       settings: await this.ctx.settings.mcpConfig(),
       request: stored ? await withRequestMcpKeys(this.ctx.secrets, this.record.id, stored) : null,
@@ -271,9 +304,18 @@ export class ConversationRuntime {
     }
     if (info) info = await sandboxes.ensureRunning(info.id);
     else {
-      const created = await sandboxes.create(this.ctx.sandboxSpecs.default());
-      this.hooks.update({ sandboxId: created.id });
-      info = await sandboxes.settled(created.id);
+      const spec = this.ctx.sandboxSpecs.default();
+      // Getting the image may take minutes (a pull, or a build offline): its progress is the status.
+      const stopNotices = this.ctx.sandboxSpecs.onImageNotice(spec, (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.startingRuntime, message }),
+      );
+      try {
+        const created = await sandboxes.create(spec);
+        this.hooks.update({ sandboxId: created.id });
+        info = await sandboxes.settled(created.id);
+      } finally {
+        stopNotices();
+      }
     }
     if (info.status !== 'RUNNING') {
       throw new StartFailure(
@@ -284,16 +326,11 @@ export class ConversationRuntime {
     return sandboxes.target(info.id);
   }
 
-  private async openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Promise<Workspace> {
-    const settings = this.ctx.settings.stored() ?? {};
-    const name = settings.git_user_name ?? 'Dockhand Agent';
-    const email = settings.git_user_email ?? 'agent@dockhand.invalid';
+  /** The shell (starting in the background) and the file access of the sandbox. */
+  private openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Workspace {
     const env = {
       ...secretEnv,
-      GIT_AUTHOR_NAME: name,
-      GIT_AUTHOR_EMAIL: email,
-      GIT_COMMITTER_NAME: name,
-      GIT_COMMITTER_EMAIL: email,
+      ...gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
       APP_PORT_1: String(target.appPorts.WORKER_1),
       APP_PORT_2: String(target.appPorts.WORKER_2),
       CI: '1',
@@ -315,9 +352,9 @@ export class ConversationRuntime {
         }),
         this.shellOptions(),
       );
-      await shell.start();
       return {
         shell,
+        started: settledLater(shell.start()),
         files,
         remove: (p: string) => removeInContainer(container, p),
         target,
@@ -329,14 +366,14 @@ export class ConversationRuntime {
       env: { ...target.env, ...env },
     });
     const shell = new ShellSession(transport, this.shellOptions());
-    await shell.start();
+    const started = settledLater(shell.start());
     const release = target.adopt({
       pause: () => transport.pause(),
       resume: () => transport.resume(),
       kill: () => shell.close(),
     });
     const files = new LocalSandboxFiles();
-    return { shell, files, remove: (p) => rm(p, { force: true }), target, release };
+    return { shell, started, files, remove: (p) => rm(p, { force: true }), target, release };
   }
 
   /** A restarted conversation's shell starts where the previous one was (and says so in its first output). */
@@ -346,16 +383,21 @@ export class ConversationRuntime {
 
   /**
    * Clones the repository into the workspace with the provider token only in the clone's environment (a
-   * credential helper hands it to git); without a repository the working directory becomes a git repository.
+   * credential helper hands it to git). Without a repository the working directory becomes a git repository,
+   * in the background: nothing but the agent's commands needs it, and the shell holds them until then.
    */
-  private async prepareRepository(workspace: Workspace): Promise<string> {
+  private async prepareRepository(
+    workspace: Workspace,
+  ): Promise<{ dir: string; initialized: Promise<void> }> {
     const target = workspace.target;
     const sandbox = this.gitSandbox(target);
     const repository = this.record.selectedRepository;
     if (!repository) {
-      await initEmptyWorkspace(sandbox.exec, target.workingDir);
-      return target.workingDir;
+      const initialized = settledLater(initEmptyWorkspace(sandbox.exec, target.workingDir));
+      workspace.shell.hold(initialized);
+      return { dir: target.workingDir, initialized };
     }
+    if (isLocalRepository(repository)) return this.copyLocalRepository(workspace, sandbox, repository);
     const provider = (this.record.gitProvider ?? 'github') as GitProvider;
     const stored = await this.ctx.providerTokens.token(provider);
     const host = stored?.host ?? DEFAULT_HOSTS[provider as keyof typeof DEFAULT_HOSTS];
@@ -378,12 +420,38 @@ export class ConversationRuntime {
       this.hooks.update({ selectedBranch: cloned.branch });
       // A restarted shell stays in the directory its predecessor was in.
       if (!this.saved?.workingDir)
-        await workspace.shell.execute({ command: `cd ${shellQuote(cloned.directory)}` });
-      return cloned.directory;
+        void workspace.shell
+          .execute({ command: `cd ${shellQuote(cloned.directory)}` })
+          .catch(() => undefined);
+      return { dir: cloned.directory, initialized: Promise.resolve() };
     } catch (error) {
       if (error instanceof CloneError) throw new StartFailure(error.statusId, error.message);
       throw error;
     }
+  }
+
+  /** A repository on this machine: copied into the workspace, its state the review's baseline. */
+  private async copyLocalRepository(
+    workspace: Workspace,
+    sandbox: GitSandbox,
+    repository: string,
+  ): Promise<{ dir: string; initialized: Promise<void> }> {
+    const directory = await copyLocalRepository({
+      conversationId: this.record.id,
+      dataDir: this.ctx.dataDir,
+      repository,
+      branch: this.record.selectedBranch,
+      sandbox,
+      files: workspace.files,
+      workingDir: workspace.target.workingDir,
+      identity: gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
+      report: (message) =>
+        this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
+    }).catch((error: unknown) => {
+      throw new StartFailure(RUNTIME_STATUS.error, (error as Error).message);
+    });
+    if (!this.saved?.workingDir) await workspace.shell.execute({ command: `cd ${shellQuote(directory)}` });
+    return { dir: directory, initialized: Promise.resolve() };
   }
 
   private gitSandbox(target: SandboxTarget): GitSandbox {
@@ -488,11 +556,7 @@ export class ConversationRuntime {
   }
 
   /** Microagents of the repository (or workspace), the user's folders and the built-ins; problems are reported, not fatal. */
-  private async recall(
-    workspace: Workspace,
-    repoDir: string,
-    setupNote: string | null,
-  ): Promise<AgentLoopConfig['recall']> {
+  private async loadMicroagents(workspace: Workspace, repoDir: string): Promise<Microagent[]> {
     const { microagents, warnings } = await loadMicroagents({
       files: workspace.files,
       repoDir,
@@ -501,6 +565,16 @@ export class ConversationRuntime {
     for (const warning of warnings)
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
     this.microagentServers = await this.consentedServers(microagents.flatMap((m) => m.mcpStdioServers));
+    return microagents;
+  }
+
+  /** What the agent recalls: the workspace context of its first message, and knowledge on keywords. */
+  private recall(
+    workspace: Workspace,
+    repoDir: string,
+    microagents: Microagent[],
+    setupNote: string | null,
+  ): AgentLoopConfig['recall'] {
     const repository = this.record.selectedRepository
       ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
       : null;
@@ -521,6 +595,15 @@ export class ConversationRuntime {
       knowledge: (message, history) => recallKnowledge(message, microagents, knowledgeInView(history)),
     };
   }
+}
+
+/**
+ * The same promise, marked as handled now: a step that fails before anyone awaits it must not end the
+ * process as an unhandled rejection; whoever awaits it still gets the error.
+ */
+function settledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 function withRemove(files: SandboxFiles, remove: (path: string) => Promise<unknown>): EditorFiles {

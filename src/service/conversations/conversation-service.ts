@@ -9,6 +9,8 @@ import type { StatusUpdate } from '../agent/agent-loop';
 import { errorObservation } from '../agent/agent-events';
 import { needsApiKey } from '../agent/llm/model-routing';
 import { checkRepositoryAccess } from '../git/repository-access';
+import { resolveLocalRepository } from '../local-repository/resolve-repository';
+import { isLocalRepository } from '../../shared/api/local-repository';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import { HttpError, httpError } from '../http/errors';
@@ -73,6 +75,10 @@ export class ConversationService {
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
+  /** The conversations each paused sandbox's pause stopped, started again when it resumes (§11, §14). */
+  private readonly stoppedByPause = new Map<string, string[]>();
+  /** Conversations whose title is being generated. */
+  private readonly naming = new Set<string>();
   private readonly idleStop = new IdleStop({
     idleSeconds: conversationIdleSecondsFromEnv(),
     running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
@@ -93,8 +99,24 @@ export class ConversationService {
     this.store.stopAll(new Date().toISOString());
     this.ctx.sandboxes.setUsers({
       isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
-      release: async (sandboxId) => {
-        await Promise.all(this.store.bySandbox(sandboxId).map((id) => this.stop(id)));
+      release: async (sandboxId, reason) => {
+        const ids = this.store.bySandbox(sandboxId);
+        const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
+        if (reason === 'pause')
+          this.stoppedByPause.set(
+            sandboxId,
+            ids.filter((_, i) => wasRunning[i]),
+          );
+        else this.stoppedByPause.delete(sandboxId);
+      },
+      resumed: (sandboxId) => {
+        const ids = this.stoppedByPause.get(sandboxId) ?? [];
+        this.stoppedByPause.delete(sandboxId);
+        for (const id of ids) {
+          this.start(id).catch((error: unknown) =>
+            this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
+          );
+        }
       },
     });
     this.idleStop.start();
@@ -185,19 +207,24 @@ export class ConversationService {
     if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
     const repository =
       request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
-    const access = repository
-      ? await checkRepositoryAccess({
-          repository,
-          gitProvider:
-            request.git_provider ??
-            request.suggested_task?.git_provider ??
-            request.create_microagent?.git_provider ??
-            null,
-          tokens: (provider) => this.ctx.providerTokens.token(provider),
-          apiBase: this.ctx.providerApiBase,
-        })
-      : null;
-    await this.ctx.docker.require();
+    const local =
+      repository && isLocalRepository(repository)
+        ? await resolveLocalRepository(repository, request.selected_branch ?? null)
+        : null;
+    const access =
+      repository && !local
+        ? await checkRepositoryAccess({
+            repository,
+            gitProvider:
+              request.git_provider ??
+              request.suggested_task?.git_provider ??
+              request.create_microagent?.git_provider ??
+              null,
+            tokens: (provider) => this.ctx.providerTokens.token(provider),
+            apiBase: this.ctx.providerApiBase,
+          })
+        : null;
+    await this.ctx.sandboxes.ensureAvailable(options.sandboxId ?? null);
     this.makeRoom();
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
@@ -210,8 +237,8 @@ export class ConversationService {
       status: 'STARTING',
       runtimeStatus: null,
       agentState: null,
-      selectedRepository: repository,
-      selectedBranch: request.selected_branch ?? null,
+      selectedRepository: local?.root ?? repository,
+      selectedBranch: local ? local.branch : (request.selected_branch ?? null),
       gitProvider: access?.provider ?? null,
       trigger:
         options.trigger ??
@@ -239,7 +266,7 @@ export class ConversationService {
     const record = this.require(id);
     if (record.status !== 'STOPPED') return;
     await this.checkStartable();
-    await this.ctx.docker.require();
+    await this.ctx.sandboxes.ensureAvailable(record.sandboxId);
     this.makeRoom();
     this.update(id, { status: 'STARTING' });
     this.launch(this.require(id), false);
@@ -301,9 +328,10 @@ export class ConversationService {
       if (state === 'user_confirmed' || state === 'user_rejected')
         return consent.decide(state, action.args.reason ?? '');
     }
-    const loop = this.runningLoop(id);
+    // A message is named after however it arrives: POST /message, POST /events or socket.io.
     if (action.action === 'message')
-      return loop.sendMessage(action.args.content, action.args.image_urls ?? []);
+      return this.sendMessage(id, action.args.content, action.args.image_urls ?? []);
+    const loop = this.runningLoop(id);
     if (action.action === 'run')
       return loop.runUserCommand(action.args.command, action.args.is_input ?? false);
     const state = action.args.agent_state;
@@ -371,18 +399,31 @@ export class ConversationService {
     }
   }
 
-  /** Titles a conversation after its first user message, unless the user named it. */
+  /**
+   * Titles a conversation after its first user message, unless the user named it. One title call at a
+   * time: messages that follow while it runs are not the first.
+   */
   private nameAfter(id: string, message: string): void {
     const record = this.store.get(id);
     const runtime = this.runtimes.get(id);
-    if (!record || !runtime || record.titleIsCustom || record.title !== `Conversation ${id.slice(0, 5)}`)
+    if (
+      !record ||
+      !runtime ||
+      record.titleIsCustom ||
+      record.title !== `Conversation ${id.slice(0, 5)}` ||
+      this.naming.has(id)
+    )
       return;
-    void runtime.title(message).then((title) => {
-      const current = this.store.get(id);
-      if (!title || !current || current.titleIsCustom) return;
-      this.update(id, { title });
-      this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
-    });
+    this.naming.add(id);
+    void runtime
+      .title(message)
+      .finally(() => this.naming.delete(id))
+      .then((title) => {
+        const current = this.store.get(id);
+        if (!title || !current || current.titleIsCustom) return;
+        this.update(id, { title });
+        this.publish(id, { type: 'info', id: 'CONVERSATION$TITLE', message: id, conversation_title: title });
+      });
   }
 
   private runningLoop(id: string) {
@@ -456,6 +497,8 @@ export class ConversationService {
       this.update(record.id, { status: 'RUNNING' });
       const message = runtime.beginAgent(first);
       if (message) this.nameAfter(record.id, message);
+      // The agent thinks while the rest of the workspace comes up; a failure there ends the start too.
+      await runtime.workspaceReady();
     } catch (error) {
       if (this.runtimes.get(record.id) !== runtime) return;
       const statusId = error instanceof StartFailure ? error.statusId : RUNTIME_STATUS.error;

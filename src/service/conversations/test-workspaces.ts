@@ -30,6 +30,7 @@ export async function localWorkspace(repositoryFolder?: string): Promise<LocalWo
     outer,
     workingDir,
     repositoryDir: repositoryFolder ? join(workingDir, repositoryFolder) : workingDir,
+    reviewBase: null,
     files: new LocalSandboxFiles(),
     exec: processExec(process.env),
     realpath: localRealpath,

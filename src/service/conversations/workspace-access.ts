@@ -4,6 +4,7 @@ import { isRelativeWorkspacePath, OUTSIDE_WORKSPACE } from '../../shared/api/wor
 import type { ServiceContext } from '../context';
 import { dockerExec, processExec, type SandboxExec } from '../git/sandbox-exec';
 import { httpError } from '../http/errors';
+import { LocalRepositoryStore } from '../local-repository/local-repository-store';
 import { type Location, ValidationFailed } from '../http/validation';
 import { DockerSandboxFiles } from '../sandbox/files/docker-files';
 import { LocalSandboxFiles } from '../sandbox/files/local-files';
@@ -21,6 +22,8 @@ export interface ConversationWorkspace {
   workingDir: string;
   /** The conversation's git repository: its clone inside the working directory, or the working directory. */
   repositoryDir: string;
+  /** What the review compares with instead of HEAD: the starting snapshot of a repository from this machine. */
+  reviewBase: string | null;
   files: SandboxFiles;
   /** Runs a command as the sandbox user. */
   exec: SandboxExec;
@@ -55,6 +58,7 @@ export class WorkspaceAccess {
       repositoryDir: repository
         ? posix.join(target.workingDir, repositoryFolder(repository))
         : target.workingDir,
+      reviewBase: (await new LocalRepositoryStore(this.ctx.dataDir).load(record.id))?.baseline_commit ?? null,
       ...reachInto(target),
     };
   }

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { localWorkspace, type LocalWorkspace } from './test-workspaces';
-import { resolveInWorkspace } from './workspace-access';
-import { gitChanges, gitDiff, parseStatus } from './workspace-git';
+import { type ErrorLocation, resolveInWorkspace as resolve } from './workspace-access';
+import { gitChanges, gitDiff as gitDiffAt, parseStatus } from './workspace-git';
+import { MAX_OPENED_FILE_BYTES } from './workspace-text';
+
+const LOC: ErrorLocation = ['query', 'path'];
+const gitDiff = (ws: LocalWorkspace, file: Awaited<ReturnType<typeof resolve>>) =>
+  gitDiffAt(ws, file, file.relative, LOC);
 
 describe('parseStatus', () => {
   it('maps porcelain codes to M/A/D/R/U and reports a rename at its new path', () => {
@@ -61,7 +66,7 @@ describe('git changes and diffs of a workspace', () => {
       { status: 'R', path: 'sub/moved-to.txt' },
     ]);
     const diff = async (path: string) =>
-      gitDiff(workspace, await resolveInWorkspace(workspace, path, ['query', 'path']));
+      gitDiff(workspace, await resolve(workspace, path, ['query', 'path']));
     expect(await diff('edited.txt')).toEqual({ modified: 'new\n', original: 'old\n' });
     expect(await diff('gone.txt')).toEqual({ modified: '', original: 'bye\n' });
     expect(await diff('new file.txt')).toEqual({ modified: 'hi\n', original: '' });
@@ -77,11 +82,9 @@ describe('git changes and diffs of a workspace', () => {
       'repo/new file.txt',
       'repo/sub/moved-to.txt',
     ]);
-    const path = await resolveInWorkspace(ws, 'repo/edited.txt', ['query', 'path']);
+    const path = await resolve(ws, 'repo/edited.txt', ['query', 'path']);
     expect(await gitDiff(ws, path)).toEqual({ modified: 'new\n', original: 'old\n' });
-    await expect(
-      gitDiff(ws, await resolveInWorkspace(ws, 'outside.txt', ['query', 'path'])),
-    ).rejects.toMatchObject({
+    await expect(gitDiff(ws, await resolve(ws, 'outside.txt', ['query', 'path']))).rejects.toMatchObject({
       status: 404,
       body: { detail: 'outside.txt is not in the git repository' },
     });
@@ -94,7 +97,7 @@ describe('git changes and diffs of a workspace', () => {
       status: 404,
       body: { detail: 'Not a git repository' },
     });
-    const file = await resolveInWorkspace(ws, 'a.txt', ['query', 'path']);
+    const file = await resolve(ws, 'a.txt', ['query', 'path']);
     await expect(gitDiff(ws, file)).rejects.toMatchObject({ status: 404 });
   });
 
@@ -102,7 +105,32 @@ describe('git changes and diffs of a workspace', () => {
     ws = await localWorkspace();
     await ws.sh('git init -q . && printf "draft" > a.txt');
     expect(await gitChanges(ws)).toEqual([{ status: 'A', path: 'a.txt' }]);
-    const file = await resolveInWorkspace(ws, 'a.txt', ['query', 'path']);
+    const file = await resolve(ws, 'a.txt', ['query', 'path']);
     expect(await gitDiff(ws, file)).toEqual({ modified: 'draft', original: '' });
+  });
+
+  it('refuses with 422 a file over 5 MiB in the worktree or at HEAD, never reading it whole', async () => {
+    ws = await localWorkspace();
+    const big = MAX_OPENED_FILE_BYTES + 1;
+    await ws.sh(
+      `git init -q . && head -c ${big} /dev/zero > big.bin && git add big.bin && git commit -qm big`,
+    );
+    await ws.sh(`head -c ${big} /dev/zero > grown.bin`);
+    const tooLarge = (path: string) => ({
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['query', 'path'],
+          msg: `Value error, File is too large to diff (max ${MAX_OPENED_FILE_BYTES} bytes)`,
+          input: path,
+        },
+      ],
+    });
+    // Committed too large, then emptied: only HEAD holds the large blob.
+    await ws.sh(': > big.bin');
+    await expect(gitDiff(ws, await resolve(ws, 'big.bin', LOC))).rejects.toMatchObject(tooLarge('big.bin'));
+    await expect(gitDiff(ws, await resolve(ws, 'grown.bin', LOC))).rejects.toMatchObject(
+      tooLarge('grown.bin'),
+    );
   });
 });

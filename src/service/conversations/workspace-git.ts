@@ -1,7 +1,9 @@
 import { posix } from 'node:path';
 import type { GitChange, GitChangeStatus } from '../../shared/api/workspace';
 import { httpError } from '../http/errors';
-import type { ConversationWorkspace, WorkspacePath } from './workspace-access';
+import { CHANGES_SINCE_SCRIPT, parseNameStatus } from '../local-repository/working-tree-index';
+import type { ConversationWorkspace, ErrorLocation, WorkspacePath } from './workspace-access';
+import { MAX_OPENED_FILE_BYTES, readBounded, tooLargeError } from './workspace-text';
 
 const GIT_TIMEOUT_SECONDS = 60;
 
@@ -71,21 +73,59 @@ export function parseStatus(output: string): GitChange[] {
   return changes;
 }
 
-/** What changed in the repository since HEAD, with paths relative to the workspace. */
+/** NUL-separated output without its last entry where the output was cut off at MAX_COMMAND_OUTPUT_BYTES. */
+function completeEntries(result: { stdout: string; truncated: boolean }): string {
+  return result.truncated ? result.stdout.slice(0, result.stdout.lastIndexOf('\0') + 1) : result.stdout;
+}
+
+/** What changed since the baseline commit: the agent's commits and its work in the working tree. */
+async function changesSinceBaseline(workspace: ConversationWorkspace, root: string, baseline: string) {
+  const result = await workspace.exec(
+    ['sh', '-c', CHANGES_SINCE_SCRIPT, 'sh', root, baseline],
+    gitEnvironment(workspace),
+    GIT_TIMEOUT_SECONDS,
+  );
+  if (result.exitCode !== 0) throw new Error(`git diff failed: ${result.stderr.trim()}`);
+  return parseNameStatus(completeEntries(result)).map((entry) => ({
+    status: changeStatus(entry.status === 'A' ? '??' : entry.status),
+    path: entry.path,
+  }));
+}
+
+/**
+ * What changed in the repository since HEAD (since the starting snapshot for a repository copied from this
+ * machine), with paths relative to the workspace. Output longer than MAX_COMMAND_OUTPUT_BYTES lists the
+ * changes that fit (its cut-off last entry dropped).
+ */
 export async function gitChanges(workspace: ConversationWorkspace): Promise<GitChange[]> {
   const root = await repositoryRoot(workspace);
-  const status = await git(workspace, root.path, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
-  if (status.exitCode !== 0) throw new Error(`git status failed: ${status.stderr.trim()}`);
-  return parseStatus(status.stdout).map((change) => ({
+  let changes: GitChange[];
+  if (workspace.reviewBase) changes = await changesSinceBaseline(workspace, root.path, workspace.reviewBase);
+  else {
+    const status = await git(workspace, root.path, [
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--untracked-files=all',
+    ]);
+    if (status.exitCode !== 0) throw new Error(`git status failed: ${status.stderr.trim()}`);
+    changes = parseStatus(completeEntries(status));
+  }
+  return changes.map((change) => ({
     status: change.status,
     path: root.prefix ? `${root.prefix}/${change.path}` : change.path,
   }));
 }
 
-/** A file in the working tree and at HEAD, `""` where it does not exist. */
+/**
+ * A file in the working tree and at HEAD (or the starting snapshot), `""` where it does not exist; 422 (at
+ * `loc`) when either is over MAX_OPENED_FILE_BYTES, as for opening a file.
+ */
 export async function gitDiff(
   workspace: ConversationWorkspace,
   file: WorkspacePath,
+  requested: string,
+  loc: ErrorLocation,
 ): Promise<{ modified: string; original: string }> {
   const root = await repositoryRoot(workspace);
   const inRepository = posix.relative(root.path, file.real);
@@ -93,9 +133,15 @@ export async function gitDiff(
     throw httpError(404, `${file.relative || '.'} is not in the git repository`);
   }
   const [original, current] = await Promise.all([
-    git(workspace, root.path, ['cat-file', 'blob', `HEAD:${inRepository}`]),
+    git(workspace, root.path, ['cat-file', 'blob', `${workspace.reviewBase ?? 'HEAD'}:${inRepository}`]),
     workspace.files.stat(file.real),
   ]);
-  const modified = current?.type === 'file' ? (await workspace.files.read(file.real)).toString('utf8') : '';
+  const tooLarge = () => tooLargeError(loc, requested, 'diff');
+  if (original.truncated || Buffer.byteLength(original.stdout) > MAX_OPENED_FILE_BYTES) throw tooLarge();
+  if (current?.type === 'file' && current.size > MAX_OPENED_FILE_BYTES) throw tooLarge();
+  const modified =
+    current?.type === 'file'
+      ? (await readBounded(workspace, file, requested, loc, 'diff')).toString('utf8')
+      : '';
   return { modified, original: original.exitCode === 0 ? original.stdout : '' };
 }

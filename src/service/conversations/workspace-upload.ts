@@ -75,8 +75,12 @@ function uploadError(error: unknown): unknown {
   ]);
 }
 
-/** Reads the repeated `files` parts of a multipart request; other parts are ignored. */
-export async function receiveUploads(req: Request, res: Response): Promise<ReceivedFile[]> {
+/** Reads the repeated `files` parts (or those of `field`) of a multipart request; other parts are ignored. */
+export async function receiveUploads(
+  req: Request,
+  res: Response,
+  field = UPLOAD_FIELD,
+): Promise<ReceivedFile[]> {
   if (Number(req.headers['content-length'] ?? 0) > MAX_UPLOAD_REQUEST_BYTES) throw requestTooLarge();
   const parse = multer({
     storage: new CappedMemoryStorage(),
@@ -86,10 +90,10 @@ export async function receiveUploads(req: Request, res: Response): Promise<Recei
   await new Promise<void>((resolve, reject) =>
     parse(req, res, (error?: unknown) => (error ? reject(uploadError(error)) : resolve())),
   );
-  const files = (Array.isArray(req.files) ? req.files : []).filter((f) => f.fieldname === UPLOAD_FIELD);
+  const files = (Array.isArray(req.files) ? req.files : []).filter((f) => f.fieldname === field);
   if (files.length === 0) {
     throw new ValidationFailed([
-      { type: 'missing', loc: ['body', UPLOAD_FIELD], msg: 'Field required', input: null },
+      { type: 'missing', loc: ['body', field], msg: 'Field required', input: null },
     ]);
   }
   return files.map((file) => ({

@@ -3,8 +3,11 @@ import { Server, type Socket } from 'socket.io';
 import { UserActionRequest } from '../../shared/api/conversations';
 import type { V0Event } from '../../shared/api/events';
 import type { ConversationService } from '../conversations/conversation-service';
-import { isAllowedOrigin, type KeyChecker } from '../http/security';
+import type { KeyGate } from '../http/key-gate';
+import { fromOwnPage, isAllowedOrigin, type OriginPolicy } from '../http/security';
 import type { EventLog } from './event-log';
+import { drained, queuedBytes } from './socket-backlog';
+import { MAX_QUEUED_BYTES } from './sse-stream';
 
 const MAX_SOCKETS_PER_CONVERSATION = 16;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -16,8 +19,8 @@ const FORWARDED_ENVIRONMENT = new Set(['run', 'agent_state_changed', 'recall', '
 export interface SocketServerDeps {
   conversations: ConversationService;
   events: EventLog;
-  keys: KeyChecker;
-  port: () => number;
+  keys: KeyGate;
+  origins: OriginPolicy;
   hasSettings: () => boolean;
   /** Registers a call for each key rotation: sockets opened with the old key are closed then. */
   onKeyRotated: (listener: () => void) => void;
@@ -46,16 +49,6 @@ function forClients(event: V0Event): V0Event | null {
   return { ...event, source: 'agent' };
 }
 
-function hostAllowed(req: IncomingMessage, port: number): boolean {
-  const host = (req.headers.host ?? '').toLowerCase();
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host);
-}
-
-function fromLocalPage(req: IncomingMessage, port: number): boolean {
-  const origin = req.headers.origin;
-  return hostAllowed(req, port) && (origin === undefined || isAllowedOrigin(origin));
-}
-
 /**
  * socket.io answers its own path before the app, refusing a foreign Host or Origin with its own body (and a
  * foreign preflight with 400). Such requests go to the app instead, which answers them as on every other
@@ -64,12 +57,12 @@ function fromLocalPage(req: IncomingMessage, port: number): boolean {
 function refuseForeignRequestsInTheApp(
   http: HttpServer,
   appListeners: ReturnType<HttpServer['listeners']>,
-  port: () => number,
+  origins: OriginPolicy,
 ): void {
   const socketListeners = http.listeners('request');
   http.removeAllListeners('request');
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const foreign = req.url?.startsWith('/socket.io/') && !fromLocalPage(req, port());
+    const foreign = req.url?.startsWith('/socket.io/') && !fromOwnPage(req, origins);
     for (const listener of foreign ? appListeners : socketListeners) listener.call(http, req, res);
   });
 }
@@ -84,10 +77,13 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     path: '/socket.io',
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
     serveClient: false,
-    cors: { origin: (origin, callback) => callback(null, origin === undefined || isAllowedOrigin(origin)) },
-    allowRequest: (req, callback) => callback(null, fromLocalPage(req, deps.port())),
+    cors: {
+      origin: (origin, callback) =>
+        callback(null, origin === undefined || isAllowedOrigin(origin, deps.origins)),
+    },
+    allowRequest: (req, callback) => callback(null, fromOwnPage(req, deps.origins)),
   });
-  refuseForeignRequestsInTheApp(http, appListeners, deps.port);
+  refuseForeignRequestsInTheApp(http, appListeners, deps.origins);
   const counts = new Map<string, number>();
   deps.onKeyRotated(() => {
     io.emit('oh_event', CLOSE_PAYLOAD);
@@ -113,9 +109,14 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
       query.session_api_key ?? socket.handshake.headers['x-session-api-key'] ?? auth.session_api_key;
     const id = query.conversation_id;
     const scope = typeof id === 'string' && id ? id : undefined;
-    if (typeof key !== 'string' || !deps.keys.accepts(key, scope)) {
-      throw new ConnectError('invalid_session_api_key');
-    }
+    // Handshakes share the HTTP throttle of failed attempts; a valid key is never refused by it.
+    const verdict = deps.keys.check(
+      typeof key === 'string' ? key : undefined,
+      scope,
+      socket.handshake.address,
+    );
+    if (verdict === 'throttled') throw new ConnectError('Too many requests');
+    if (verdict !== 'accepted') throw new ConnectError('invalid_session_api_key');
     if (typeof id !== 'string' || !id) throw new ConnectError('No conversation_id in query params');
     try {
       deps.conversations.require(id);
@@ -134,25 +135,40 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     const latest = Number(socket.handshake.query.latest_event_id ?? -1);
     let lastSent = Number.isInteger(latest) ? latest : -1;
     let replaying = true;
-    const held: V0Event[] = [];
+    /**
+     * Every emit goes through here. Live, a client that lets too much pile up unread is cut off, as over SSE;
+     * the replay instead waits for the client after each chunk.
+     */
+    const deliver = (payload: unknown) => {
+      if (socket.disconnected) return;
+      if (!replaying && queuedBytes(socket) > MAX_QUEUED_BYTES) {
+        socket.disconnect(true);
+        return;
+      }
+      socket.emit('oh_event', payload);
+    };
     const emit = (event: V0Event) => {
       const shown = forClients(event);
-      if (shown) socket.emit('oh_event', shown);
+      if (shown) deliver(shown);
     };
     const send = (event: V0Event) => {
       if (event.id <= lastSent) return;
       lastSent = event.id;
       emit(event);
     };
-    const stopEvents = deps.events.subscribe(id, (event) => (replaying ? held.push(event) : send(event)));
-    const stopStatus = deps.conversations.onStatus(id, (payload) => socket.emit('oh_event', payload));
+    // Events appended during the replay are read from the log by the replay itself.
+    const stopEvents = deps.events.subscribe(id, (event) => {
+      if (!replaying) send(event);
+    });
+    const stopStatus = deps.conversations.onStatus(id, deliver);
     const stopEnd = deps.conversations.onEnd(id, () => {
       socket.emit('oh_event', CLOSE_PAYLOAD);
       socket.disconnect(true);
     });
 
-    // Replay in chunks, each written before the next is read: recall actions skipped, only the last
-    // agent_state_changed (sent after the rest).
+    // Replay in chunks, each written out to the client before the next is read: recall actions skipped,
+    // only the last agent_state_changed (sent after the rest). The last read and the switch to live events
+    // happen in one turn, so no event falls between them.
     const replay = async () => {
       let lastState: V0Event | undefined;
       for (;;) {
@@ -165,27 +181,23 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
           else if (event.action !== 'recall') emit(event);
         }
         lastSent = last.id;
-        await new Promise((resolve) => setImmediate(resolve));
+        await drained(socket);
       }
       if (lastState) emit(lastState);
       replaying = false;
-      held.forEach(send);
     };
     void replay().catch(() => socket.disconnect(true));
 
     const onAction = async (body: unknown) => {
       const parsed = UserActionRequest.safeParse(body);
       if (!parsed.success) {
-        socket.emit('oh_event', { error: true, message: 'Invalid user action' });
+        deliver({ error: true, message: 'Invalid user action' });
         return;
       }
       try {
         await deps.conversations.userAction(id, parsed.data);
       } catch (error) {
-        socket.emit('oh_event', {
-          error: true,
-          message: error instanceof Error ? error.message : String(error),
-        });
+        deliver({ error: true, message: error instanceof Error ? error.message : String(error) });
       }
     };
     socket.on('oh_user_action', onAction);

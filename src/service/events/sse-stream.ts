@@ -4,7 +4,7 @@ import type { StoredEventJson } from './event-log';
 
 const PING_MS = 15_000;
 /** A client that lets more than this pile up unread is cut off. */
-const MAX_QUEUED_BYTES = 1024 * 1024;
+export const MAX_QUEUED_BYTES = 1024 * 1024;
 
 /**
  * One Server-Sent Events response: `oh_event` frames with `id:` (so `Last-Event-ID` resumes without gaps),

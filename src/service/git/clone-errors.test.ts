@@ -12,7 +12,7 @@ const attempt: CloneAttempt = {
 
 /** The failure for git's stderr (as git 2.39 prints it in the C locale) and exit code 128. */
 function failure(stderr: string, changes: Partial<CloneAttempt> = {}, exitCode = 128) {
-  const error = cloneFailure({ exitCode, stdout: '', stderr }, { ...attempt, ...changes });
+  const error = cloneFailure({ exitCode, stdout: '', stderr, truncated: false }, { ...attempt, ...changes });
   return { statusId: error.statusId, message: error.message };
 }
 

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import type Docker from 'dockerode';
-import { PassThrough } from 'node:stream';
-import { type ContainerCommandResult, execExitCode } from '../sandbox/files/container-command';
+import {
+  type ContainerCommandResult,
+  execExitCode,
+  OutputCollector,
+} from '../sandbox/files/container-command';
 
 /** The exit code of a command that ran out of time (as coreutils `timeout` reports it). */
 export const TIMED_OUT_EXIT_CODE = 124;
@@ -9,7 +12,8 @@ export const TIMED_OUT_EXIT_CODE = 124;
 /**
  * Runs one command in a sandbox as its user, without a shell, and waits for its end. `env` is added to that
  * command's environment only (how secrets reach a command without being written anywhere). A command still
- * running after `timeoutSeconds` is killed and ends with TIMED_OUT_EXIT_CODE.
+ * running after `timeoutSeconds` is killed and ends with TIMED_OUT_EXIT_CODE. Each output stream keeps its
+ * first MAX_COMMAND_OUTPUT_BYTES (`truncated` says when more was dropped).
  */
 export type SandboxExec = (
   argv: string[],
@@ -30,18 +34,14 @@ export function dockerExec(container: Docker.Container, user: string): SandboxEx
       AttachStderr: true,
     });
     const stream = await exec.start({ hijack: true, stdin: false });
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    container.modem.demuxStream(stream, stdout, stderr);
-    const [out, err] = [collect(stdout), collect(stderr)];
+    const [stdout, stderr] = [new OutputCollector(), new OutputCollector()];
+    container.modem.demuxStream(stream, stdout.sink, stderr.sink);
     await new Promise<void>((resolve, reject) => {
       stream.once('end', resolve);
       stream.once('close', resolve);
       stream.once('error', reject);
     });
-    stdout.end();
-    stderr.end();
-    return { exitCode: await execExitCode(exec), stdout: await out, stderr: await err };
+    return { exitCode: await execExitCode(exec), ...outputOf(stdout, stderr) };
   };
 }
 
@@ -62,22 +62,20 @@ export function processExec(baseEnv: NodeJS.ProcessEnv): SandboxExec {
             if (child.pid) process.kill(-child.pid, 'SIGKILL');
           }, timeoutSeconds * 1000)
         : undefined;
-      const [out, err] = [collect(child.stdout), collect(child.stderr)];
+      const output = Promise.all([OutputCollector.read(child.stdout), OutputCollector.read(child.stderr)]);
       child.once('error', (error) => {
         clearTimeout(timer);
         reject(error);
       });
       child.once('close', (code) => {
         clearTimeout(timer);
-        void Promise.all([out, err]).then(([stdout, stderr]) =>
-          resolve({ exitCode: timedOut ? TIMED_OUT_EXIT_CODE : (code ?? 1), stdout, stderr }),
+        void output.then(([stdout, stderr]) =>
+          resolve({ exitCode: timedOut ? TIMED_OUT_EXIT_CODE : (code ?? 1), ...outputOf(stdout, stderr) }),
         );
       });
     });
 }
 
-async function collect(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
+function outputOf(stdout: OutputCollector, stderr: OutputCollector) {
+  return { stdout: stdout.text(), stderr: stderr.text(), truncated: stdout.truncated || stderr.truncated };
 }

@@ -4,7 +4,8 @@ import { sandboxKey } from '../sandbox/sandbox-key';
 import type { SessionKey } from '../secrets/session-key';
 import type { KeyChecker } from './security';
 
-function sameKey(a: string, b: string): boolean {
+/** Constant-time equality of two keys (of their SHA-256 digests, so lengths leak nothing either). */
+export function sameKey(a: string, b: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(a), digest(b));
 }

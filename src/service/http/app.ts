@@ -1,32 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { conversationScope } from './api-keys';
 import { DiskFull, isDiskFull } from '../storage/disk-full';
 import { HttpError } from './errors';
-import { mountRoutes, type RouteSpec, unmatchedRoute, MAX_JSON_BODY } from './routes';
-import { cors, hostCheck, type KeyChecker, rateLimit, requireKey } from './security';
+import type { KeyGate } from './key-gate';
+import { rendererFiles } from './renderer-files';
+import { normaliseUrl } from './request-path';
+import {
+  mountRoutes,
+  pathMatcher,
+  ROUTER_OPTIONS,
+  type RouteSpec,
+  unmatchedRoute,
+  MAX_JSON_BODY,
+} from './routes';
+import { cors, hostCheck, type OriginPolicy, rateLimit, requireKey } from './security';
 import { ValidationFailed } from './validation';
 
 export interface AppOptions {
   routes: RouteSpec[];
-  keys: KeyChecker;
-  port: () => number;
+  keys: KeyGate;
+  /** The service's own origins (by its port) and any explicitly allowed extra ones. */
+  origins: OriginPolicy;
   rateLimitPerSecond: number;
   logger: Logger;
   /** The data folder, named when its disk is full (507). */
   dataDir: string;
   /** Folder of the built renderer, served at `/` when present. */
   rendererDir?: string;
-}
-
-const KEYED_PREFIXES = ['/api', '/server_info', '/socket.io'];
-
-/** Keyed paths need the session key for every method; CORS preflights are answered before the check. */
-function needsKey(req: Request): boolean {
-  return KEYED_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`));
 }
 
 /**
@@ -102,53 +104,43 @@ function errorHandler(logger: Logger, dataDir: string) {
   };
 }
 
-/** The renderer's files, and index.html for browser navigations outside the API. */
-function renderer(dir: string) {
-  const files = express.static(dir, { index: false });
-  const index = path.join(dir, 'index.html');
-  return [
-    files,
-    (req: Request, res: Response, next: NextFunction) => {
-      const isPage = req.method === 'GET' && !needsKey(req) && req.accepts('html') === 'html';
-      if (!isPage) return next();
-      res.setHeader('Cache-Control', 'no-store');
-      res.sendFile(index);
-    },
-  ];
-}
-
-/** Builds the Express app: security checks in the documented order, then the routes. */
+/**
+ * Builds the Express app. Deny by default: the path is normalised once; Host and Origin are checked; then
+ * only the open list — the open routes (`/alive`, `/health`, the OpenAPI document), the built UI's files and
+ * CORS preflights (answered by `cors`) — is served without a key, and every other request needs one before
+ * any router sees it. Routing is case-sensitive and strict, on that same normalised path.
+ */
 export function createApp(options: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('case sensitive routing', ROUTER_OPTIONS.caseSensitive);
+  app.set('strict routing', ROUTER_OPTIONS.strict);
   app.set('query parser', 'simple');
   app.set('etag', false);
+  app.use(normaliseUrl());
   app.use(requestLog(options.logger));
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  app.use(hostCheck(options.port));
-  app.use(cors());
+  app.use(hostCheck(options.origins));
+  app.use(cors(options.origins));
 
   const open = options.routes.filter((r) => r.open);
   const keyed = options.routes.filter((r) => !r.open);
-  const openRouter = express.Router();
+  const openRouter = express.Router(ROUTER_OPTIONS);
   mountRoutes(openRouter, open);
   app.use(exceptOptions(openRouter));
+  app.use(rendererFiles(options.rendererDir));
 
-  const auth = requireKey(options.keys, conversationScope);
-  const limit = rateLimit(options.rateLimitPerSecond);
-  app.use((req, res, next) => (needsKey(req) ? auth(req, res, next) : next()));
-  app.use((req, res, next) => (needsKey(req) ? limit(req, res, next) : next()));
+  const isStream = pathMatcher(keyed.filter((r) => r.keyInQuery));
+  const keyInQuery = (req: Request) => req.method === 'GET' && isStream(req.path);
+  app.use(requireKey(options.keys, conversationScope, keyInQuery));
+  app.use(rateLimit(options.rateLimitPerSecond, keyInQuery));
 
-  const keyedRouter = express.Router();
+  const keyedRouter = express.Router(ROUTER_OPTIONS);
   mountRoutes(keyedRouter, keyed);
   app.use(exceptOptions(keyedRouter));
-
-  if (options.rendererDir && existsSync(path.join(options.rendererDir, 'index.html'))) {
-    app.use(renderer(options.rendererDir));
-  }
   app.use(unmatchedRoute(options.routes));
   app.use(errorHandler(options.logger, options.dataDir));
   return app;

@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import { DetailBody, ValidationErrorBody } from '../../shared/api/errors';
+import agentServerSection from '../agent-server/openapi-v1.md?raw';
 import { readsJsonBody, type RouteResponse, type RouteSpec } from './routes';
 
 function openApiPath(path: string): string {
@@ -18,8 +19,21 @@ function responsesOf(route: RouteSpec): Record<number, RouteResponse> {
   return readsJsonBody(route) ? { ...BODY_RESPONSES, ...route.responses } : route.responses;
 }
 
+/** What a document says about itself: title, description and the descriptions of its tags. */
+export interface DocumentAbout {
+  title: string;
+  description: string;
+  tags: { name: string; description: string }[];
+}
+
+const SERVICE: DocumentAbout = {
+  title: 'Dockhand Agent Conversation Service',
+  description: 'OpenHands-compatible API of Dockhand. Send the session key in the X-Session-API-Key header.',
+  tags: [{ name: 'v1', description: agentServerSection }],
+};
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
-export function buildOpenApi(routes: RouteSpec[], version: string): unknown {
+export function buildOpenApi(routes: RouteSpec[], version: string, about: DocumentAbout = SERVICE): unknown {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'SessionApiKey', {
     type: 'apiKey',
@@ -63,12 +77,8 @@ export function buildOpenApi(routes: RouteSpec[], version: string): unknown {
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: {
-      title: 'Dockhand Agent Conversation Service',
-      version,
-      description:
-        'OpenHands-compatible API of Dockhand. Send the session key in the X-Session-API-Key header.',
-    },
+    info: { title: about.title, version, description: about.description },
     servers: [{ url: '/' }],
+    tags: about.tags,
   });
 }

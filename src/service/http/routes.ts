@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { match } from 'path-to-regexp';
 import type { z } from 'zod';
 import { httpError } from './errors';
+import { invalidJsonOffset } from './json-error-offset';
 import { excessNestingOffset, MAX_JSON_NESTING } from './json-nesting';
 import { bodyMissing, jsonInvalid, validate, ValidationFailed } from './validation';
 
@@ -45,6 +46,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   responses: Record<number, RouteResponse>;
   /** Open routes need no session key. */
   open?: boolean;
+  /** The key may come as the `session_api_key` query parameter (event streams); elsewhere only the header. */
+  keyInQuery?: boolean;
   handler: (input: HandlerInput<B, Q, P>) => unknown;
 }
 
@@ -61,40 +64,13 @@ function isJsonContentType(value: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-function reportedPosition(message: string): number | null {
-  const position = /position (\d+)/.exec(message);
-  return position ? Number(position[1]) : null;
-}
-
-/** Whether `prefix` could still be the start of a valid JSON text (it fails only for lack of input). */
-function isViablePrefix(prefix: string): boolean {
-  try {
-    JSON.parse(prefix);
-    return true;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (message.includes('Unexpected end of JSON input')) return true;
-    const position = reportedPosition(message);
-    return position !== null && position >= prefix.length;
-  }
-}
-
 /**
- * The character offset where `text` stops being valid JSON. V8 names it in most messages; for an
- * unexpected token it does not, so the longest viable prefix is found by bisection.
+ * The character offset where `text` stops being valid JSON: V8 names it in most messages, and for the others
+ * (an unexpected token) one pass of the scanner finds it, never a re-parse per candidate prefix.
  */
 function jsonErrorOffset(message: string, text: string): number {
-  const position = reportedPosition(message);
-  if (position !== null) return position;
-  if (message.includes('Unexpected end of JSON input')) return text.length;
-  let viable = 0;
-  let invalid = text.length;
-  while (invalid - viable > 1) {
-    const middle = Math.floor((viable + invalid) / 2);
-    if (isViablePrefix(text.slice(0, middle))) viable = middle;
-    else invalid = middle;
-  }
-  return viable;
+  const position = /position (\d+)/.exec(message);
+  return position ? Number(position[1]) : (invalidJsonOffset(text) ?? text.length);
 }
 
 /** Reads a JSON body: absent when empty, 415 for other content types, 422 `json_invalid` for bad JSON. */
@@ -151,11 +127,19 @@ export function mountRoutes(router: Router, specs: RouteSpec[]): void {
   }
 }
 
+/** Routers match as these options say: case-sensitive and strict (no optional trailing slash). */
+export const ROUTER_OPTIONS = { caseSensitive: true, strict: true } as const;
+
+/** Whether a (normalised) path names one of `specs`, matched exactly as the router matches it. */
+export function pathMatcher(specs: RouteSpec[]): (path: string) => boolean {
+  const matchers = specs.map((spec) => match(spec.path, { sensitive: true, trailing: false, decode: false }));
+  return (path) => matchers.some((matches) => matches(path));
+}
+
 /** 405 for a known path with another method, else 404. */
 export function unmatchedRoute(specs: RouteSpec[]) {
-  const matchers = specs.map((spec) => match(spec.path, { decode: decodeURIComponent }));
+  const known = pathMatcher(specs);
   return (req: Request, _res: Response) => {
-    const known = matchers.some((matches) => matches(req.path));
-    throw known ? httpError(405, 'Method Not Allowed') : httpError(404, 'Not Found');
+    throw known(req.path) ? httpError(405, 'Method Not Allowed') : httpError(404, 'Not Found');
   };
 }

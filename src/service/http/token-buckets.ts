@@ -3,7 +3,10 @@ interface Bucket {
   updatedAt: number;
 }
 
-/** Token buckets by key: each holds up to `burst` tokens and refills at `perSecond`. */
+/**
+ * Token buckets by key: each holds up to `burst` tokens and refills at `perSecond`. With `maxKeys`, the
+ * least recently used bucket is dropped when a new key would exceed it.
+ */
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
 
@@ -11,6 +14,7 @@ export class TokenBuckets {
     private readonly burst: number,
     private readonly perSecond: number,
     private readonly now: () => number,
+    private readonly maxKeys = Infinity,
   ) {}
 
   /** Takes one token for `key`; false when its bucket is empty. */
@@ -19,7 +23,10 @@ export class TokenBuckets {
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, updatedAt: time };
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((time - bucket.updatedAt) / 1000) * this.perSecond);
     bucket.updatedAt = time;
+    // Re-inserted, so the Map's order is least recently used first.
+    this.buckets.delete(key);
     this.buckets.set(key, bucket);
+    if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value as string);
     if (bucket.tokens < 1) return false;
     bucket.tokens -= 1;
     return true;

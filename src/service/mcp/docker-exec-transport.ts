@@ -103,10 +103,13 @@ export class DockerExecTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
+    if (this.closed) return;
     try {
       this.buffer.append(chunk);
     } catch (error) {
+      // Over the read buffer's cap (a line without end): what follows cannot be framed, so the server goes.
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      void this.close();
       return;
     }
     for (;;) {

@@ -11,6 +11,7 @@ describe('resolveSandboxConfig', () => {
       allowSudo: true,
       idlePauseSeconds: 900,
       onClose: 'pause',
+      warmPool: null,
     });
   });
 
@@ -20,12 +21,14 @@ describe('resolveSandboxConfig', () => {
       DOCKHAND_SANDBOX_IMAGE: 'dockhand/sandbox:1.0.0',
       DOCKHAND_SANDBOX_NETWORK: 'host',
       DOCKHAND_SANDBOX_IDLE_PAUSE_S: '0',
+      DOCKHAND_SANDBOX_WARM_POOL: '0',
     };
     expect(resolveSandboxConfig({}, env)).toMatchObject({
       provider: 'process',
       image: 'dockhand/sandbox:1.0.0',
       network: 'host',
       idlePauseSeconds: 0,
+      warmPool: 0,
     });
     expect(
       resolveSandboxConfig({ network: 'none', limits: { cpus: 1, memoryBytes: 1, pids: 10 } }, env),
@@ -41,6 +44,9 @@ describe('resolveSandboxConfig', () => {
     );
     expect(() => resolveSandboxConfig({}, { DOCKHAND_SANDBOX_NETWORK: 'macvlan' })).toThrow(
       /bridge, none, host/,
+    );
+    expect(() => resolveSandboxConfig({}, { DOCKHAND_SANDBOX_WARM_POOL: '-1' })).toThrow(
+      /DOCKHAND_SANDBOX_WARM_POOL must be a whole number/,
     );
   });
 });

@@ -6,6 +6,11 @@ export interface SandboxConfig {
   provider: SandboxProviderKind | null;
   /** Replaces the built-in image (DOCKHAND_SANDBOX_IMAGE), e.g. the offline `dockhand/sandbox:<version>`. */
   image: string | null;
+  /**
+   * scripts/sandbox-image.sh, which builds Dockhand's own image when the configured one cannot be had and
+   * the own one is missing too; null where it is not shipped (then that case fails, naming the fix).
+   */
+  imageBuildScript: string | null;
   /** Docker network of new sandboxes (DOCKHAND_SANDBOX_NETWORK): bridge for users, none or host for tests. */
   network: NetworkMode;
   limits: SandboxLimits;
@@ -15,6 +20,8 @@ export interface SandboxConfig {
   idlePauseSeconds: number;
   /** What happens to live sandboxes when the service closes: paused (default, §18) or left running. */
   onClose: 'pause' | 'leave';
+  /** Forces the warm pool's size (DOCKHAND_SANDBOX_WARM_POOL, e.g. 0 in tests); null = the `sandbox_warm_pool` setting. */
+  warmPool: number | null;
 }
 
 const PROVIDERS = ['docker', 'process'] as const;
@@ -30,12 +37,15 @@ function oneOf<T extends string>(
   throw new Error(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
 }
 
-function seconds(name: string, value: string | undefined): number | undefined {
+function wholeNumber(name: string, value: string | undefined, unit: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number of seconds`);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number${unit}`);
   return parsed;
 }
+
+const seconds = (name: string, value: string | undefined) => wholeNumber(name, value, ' of seconds');
+const count = (name: string, value: string | undefined) => wholeNumber(name, value, '');
 
 /** The sandbox configuration: explicit options first, then the environment, then the defaults. */
 export function resolveSandboxConfig(
@@ -48,6 +58,7 @@ export function resolveSandboxConfig(
       oneOf('DOCKHAND_SANDBOX_PROVIDER', env.DOCKHAND_SANDBOX_PROVIDER, PROVIDERS) ??
       null,
     image: options.image ?? (env.DOCKHAND_SANDBOX_IMAGE || null),
+    imageBuildScript: options.imageBuildScript ?? null,
     network:
       options.network ??
       oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ??
@@ -59,5 +70,6 @@ export function resolveSandboxConfig(
       seconds('DOCKHAND_SANDBOX_IDLE_PAUSE_S', env.DOCKHAND_SANDBOX_IDLE_PAUSE_S) ??
       900,
     onClose: options.onClose ?? 'pause',
+    warmPool: options.warmPool ?? count('DOCKHAND_SANDBOX_WARM_POOL', env.DOCKHAND_SANDBOX_WARM_POOL) ?? null,
   };
 }

@@ -11,6 +11,7 @@ import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
 import { SandboxService } from './sandbox-service';
 import { SandboxSpecs } from './sandbox-specs';
 import { SandboxStore } from './sandbox-store';
+import { WarmPool } from './warm-pool';
 
 export interface SandboxLayerOptions {
   dataDir: string;
@@ -39,20 +40,30 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
   const docker = options.docker ?? new DockerConnection();
   const store = new SandboxStore(options.db);
   const instanceId = store.instanceId();
-  const images = new DockerImages(docker, instanceId, `dockhand/sandbox:${options.version}`, logger);
+  const ownImage = { name: `dockhand/sandbox:${options.version}`, buildScript: config.imageBuildScript };
+  const images = new DockerImages(docker, instanceId, ownImage, logger);
   const specs = new SandboxSpecs(options.settings, images, config.image, options.startedAt);
-  const sandboxes = new SandboxService({
+  const dockerProvider = new DockerSandboxProvider(
+    docker,
+    images,
+    instanceId,
+    { network: config.network, limits: config.limits, allowSudo: config.allowSudo },
+    logger,
+  );
+  const pool = new WarmPool({
+    provider: dockerProvider,
+    size: () => sandboxes.warmPoolSize(),
+    spec: () => specs.default(),
+    claimed: (id) => store.get(id) !== null,
+    logger,
+  });
+  const sandboxes: SandboxService = new SandboxService({
     store,
     providers: {
-      docker: new DockerSandboxProvider(
-        docker,
-        images,
-        instanceId,
-        { network: config.network, limits: config.limits, allowSudo: config.allowSudo },
-        logger,
-      ),
+      docker: dockerProvider,
       process: new ProcessSandboxProvider(options.dataDir, new SandboxProcesses()),
     },
+    pool,
     settings: options.settings,
     sessionKey: options.sessionKey,
     config,

@@ -66,6 +66,8 @@ export interface CreateRequest {
   signal: AbortSignal;
   /** Called as soon as the container (or folder) exists, so a restart can find it. */
   onCreated(containerId: string): void;
+  /** The sandbox's container was made ahead of time by the warm pool (Docker only): claim it. */
+  pooled?: boolean;
 }
 
 /** A failure to show users as is (the sandbox's `error`), e.g. a pull that failed, with its fix. */

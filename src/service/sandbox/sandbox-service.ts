@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SandboxInfo, SandboxStatus } from '../../shared/api/sandboxes';
+import type { ExposedUrl, SandboxInfo, SandboxStatus } from '../../shared/api/sandboxes';
 import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
 import { DEFAULTS, type SettingsService } from '../settings/settings-service';
@@ -19,6 +19,7 @@ import {
 } from './sandbox-provider';
 import type { SandboxSpec } from './sandbox-specs';
 import type { SandboxRecord, SandboxStore } from './sandbox-store';
+import type { WarmPool } from './warm-pool';
 
 /** The conversations' side of a sandbox, registered by whoever runs conversations. */
 export interface SandboxUsers {
@@ -26,9 +27,11 @@ export interface SandboxUsers {
   isIdle(sandboxId: string): boolean;
   /** Stops the loops of the sandbox's conversations before it is paused or deleted. */
   release(sandboxId: string, reason: 'pause' | 'delete'): Promise<void>;
+  /** The sandbox is RUNNING again after a resume: the conversations its pause stopped start again. */
+  resumed(sandboxId: string): void;
 }
 
-const NO_USERS: SandboxUsers = { isIdle: () => true, release: async () => {} };
+const NO_USERS: SandboxUsers = { isIdle: () => true, release: async () => {}, resumed: () => {} };
 
 /** A sandbox whose status changed; `deleted` once it is gone. */
 export interface SandboxChangeEvent {
@@ -42,6 +45,8 @@ export interface SandboxServiceDeps {
   settings: SettingsService;
   sessionKey: SessionKey;
   config: SandboxConfig;
+  /** Paused containers of the default spec, claimed by `create` (Docker only). */
+  pool: WarmPool;
   logger: Logger;
 }
 
@@ -66,6 +71,7 @@ export class SandboxService {
   private readonly starting = new Map<string, AbortController>();
   private readonly listeners = new Set<(event: SandboxChangeEvent) => void>();
   private users: SandboxUsers = NO_USERS;
+  private agentServerUrls: (sandboxId: string) => ExposedUrl[] = () => [];
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: SandboxServiceDeps) {}
@@ -79,6 +85,7 @@ export class SandboxService {
       });
     }
     await this.reconcile();
+    void this.deps.pool.start();
     const idle = this.deps.config.idlePauseSeconds;
     if (idle > 0) {
       this.idleTimer = setInterval(() => void this.pauseIdle(), Math.min(60, idle) * 1000);
@@ -89,6 +96,11 @@ export class SandboxService {
   /** Registers the conversations' side (idle check, stopping loops). */
   setUsers(users: SandboxUsers): void {
     this.users = users;
+  }
+
+  /** Registers the sandboxes' agent-server endpoints, reported among the exposed URLs while they listen. */
+  setAgentServers(urls: (sandboxId: string) => ExposedUrl[]): void {
+    this.agentServerUrls = urls;
   }
 
   /** Calls `listener` on every status change; returns the function that unsubscribes. */
@@ -114,7 +126,33 @@ export class SandboxService {
         ? null
         : 'Process sandboxes are on: commands run unsandboxed on this computer, as your user, with access to ' +
           'your files. Use the "docker" sandbox provider for isolation.',
+      warm_pool: this.deps.pool.state(),
     };
+  }
+
+  /**
+   * Throws 503 when the provider a conversation would use cannot be used now: its sandbox's provider, or
+   * the provider of new sandboxes. Only the Docker provider needs Docker.
+   */
+  async ensureAvailable(sandboxId: string | null): Promise<void> {
+    const record = sandboxId && isSandboxId(sandboxId) ? this.deps.store.get(sandboxId) : null;
+    const usable = record && record.status !== 'ERROR' && record.status !== 'MISSING';
+    await this.deps.providers[usable ? record.provider : this.providerKind()].ensureAvailable();
+  }
+
+  /** How many warm containers to keep ready: the config's override, else the setting; only for Docker. */
+  warmPoolSize(): number {
+    if (this.providerKind() !== 'docker') return 0;
+    return (
+      this.deps.config.warmPool ??
+      this.deps.settings.stored()?.sandbox_warm_pool ??
+      DEFAULTS.sandbox_warm_pool
+    );
+  }
+
+  /** The settings changed (pool size, images or provider): the warm pool follows. */
+  settingsChanged(): void {
+    this.deps.pool.refill();
   }
 
   maxLive(): number {
@@ -158,26 +196,30 @@ export class SandboxService {
   async create(spec: SandboxSpec): Promise<SandboxInfo> {
     const provider = this.deps.providers[this.providerKind()];
     await provider.ensureAvailable();
+    const pooled = provider.kind === 'docker' ? await this.deps.pool.claim(spec) : null;
     const record = await this.admit(null, () => {
       const createdAt = now();
       const created: SandboxRecord = {
-        id: newSandboxId(),
+        id: pooled?.id ?? newSandboxId(),
         provider: provider.kind,
         specId: spec.id,
         status: 'STARTING',
         error: null,
-        containerId: null,
+        containerId: pooled?.containerId ?? null,
         exposedUrls: [],
         createdAt,
         lastUsedAt: createdAt,
       };
       this.deps.store.insert(created);
       return created;
+    }).catch((error: unknown) => {
+      if (pooled) this.deps.pool.giveBack(pooled);
+      throw error;
     });
     const controller = new AbortController();
     this.starting.set(record.id, controller);
     void this.queue
-      .run(record.id, () => this.startNew(record, spec, provider, controller.signal))
+      .run(record.id, () => this.startNew(record, spec, provider, controller.signal, pooled !== null))
       .finally(() => this.starting.delete(record.id));
     this.emit(record);
     return this.info(record);
@@ -241,6 +283,7 @@ export class SandboxService {
   /** Stops watching; pauses live sandboxes unless configured to leave them running. */
   async close(): Promise<void> {
     if (this.idleTimer) clearInterval(this.idleTimer);
+    const pool = this.deps.pool.close();
     for (const controller of this.starting.values()) {
       controller.abort(new SandboxFailure('Dockhand was closed while the sandbox was starting'));
     }
@@ -260,6 +303,7 @@ export class SandboxService {
         ),
       );
     }
+    await pool;
     await this.queue.allSettled();
   }
 
@@ -286,7 +330,7 @@ export class SandboxService {
       sandbox_spec_id: record.specId,
       status: record.status,
       session_api_key: running ? sandboxKey(this.deps.sessionKey.current, record.id) : null,
-      exposed_urls: running ? record.exposedUrls : null,
+      exposed_urls: running ? [...record.exposedUrls, ...this.agentServerUrls(record.id)] : null,
       created_at: record.createdAt,
       provider: record.provider,
       isolated: this.deps.providers[record.provider].isolated,
@@ -356,12 +400,14 @@ export class SandboxService {
     spec: SandboxSpec,
     provider: SandboxProvider,
     signal: AbortSignal,
+    pooled: boolean,
   ): Promise<void> {
     try {
       const observed = await provider.create({
         id: record.id,
         spec,
         signal,
+        pooled,
         onCreated: (containerId) => this.deps.store.update(record.id, { containerId }),
       });
       this.apply(record.id, observed);
@@ -397,6 +443,7 @@ export class SandboxService {
     this.apply(id, observed);
     this.touch(id);
     if (observed.status !== 'RUNNING') throw sandboxBroken(id, observed.status, observed.error);
+    this.users.resumed(id);
   }
 
   /** Re-reads one sandbox's state from its provider (after an outside change). */

@@ -82,6 +82,11 @@ export class SandboxSpecs {
     return first;
   }
 
+  /** Progress messages about getting the spec's image (pull, build, substitution), for its waiting users. */
+  onImageNotice(candidate: SandboxSpec, listener: (message: string) => void): () => void {
+    return this.images.onNotice(candidate.id, listener);
+  }
+
   find(id: string): SandboxSpec | null {
     return this.list().find((candidate) => candidate.id === id) ?? null;
   }

@@ -18,6 +18,9 @@ const OK: SecretStoreStatus = { backend: 'keychain', state: 'ok', message: null,
 /** The item written and removed again to learn whether the keychain takes writes. */
 const PROBE_ACCOUNT = 'keychain-probe';
 
+/** Retries of a keychain that is not ok: from 1 s, doubling, at most every 5 minutes. */
+export const RECOVERY_BACKOFF = { firstMs: 1000, maxMs: 5 * 60_000 };
+
 const HEADLESS_HINT =
   'On a headless server you can opt in to a 0600 file instead with DOCKHAND_SECRETS=file.';
 
@@ -46,30 +49,41 @@ export function classifyKeychainError(error: unknown): SecretStoreStatus {
 
 /**
  * Secrets in the OS keychain through keytar (service "Dockhand"). Everything is read once at open and
- * cached; writes go to the keychain first and to the cache only when they succeed.
+ * cached; writes go to the keychain first and to the cache only when they succeed. Once the items have been
+ * read, reads are served from the cache whatever happens to the keychain later. A keychain that is not ok is
+ * tried again in the background, with backoff, until it answers (its items are then read again).
  */
 export class KeychainSecretStore implements SecretStore {
   private cache = new Map<string, string>();
+  /** Whether the cache holds the keychain's items (read at least once). */
+  private loaded = false;
   private current: SecretStoreStatus = OK;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryDelayMs: number;
 
   private constructor(
     private readonly keytar: Keytar | null,
     private readonly logger: Logger,
-  ) {}
+    private readonly backoff: typeof RECOVERY_BACKOFF,
+  ) {
+    this.retryDelayMs = backoff.firstMs;
+  }
 
   static async open(
     logger: Logger,
     loadKeytar: () => Promise<Keytar> = loadNativeKeytar,
+    backoff = RECOVERY_BACKOFF,
   ): Promise<KeychainSecretStore> {
     let keytar: Keytar;
     try {
       keytar = await loadKeytar();
     } catch (error) {
-      const store = new KeychainSecretStore(null, logger);
+      // Without the native module there is nothing to retry.
+      const store = new KeychainSecretStore(null, logger, backoff);
       store.fail(error);
       return store;
     }
-    const store = new KeychainSecretStore(keytar, logger);
+    const store = new KeychainSecretStore(keytar, logger, backoff);
     await store.reload();
     return store;
   }
@@ -90,14 +104,17 @@ export class KeychainSecretStore implements SecretStore {
       await this.keytar.deletePassword(SERVICE_NAME, PROBE_ACCOUNT);
       const items = await this.keytar.findCredentials(SERVICE_NAME);
       this.cache = new Map(items.map((i) => [i.account, i.password]));
+      this.loaded = true;
+      if (this.current.state !== 'ok') this.logger.info('OS keychain available again');
       this.current = OK;
+      this.stopRetrying();
     } catch (error) {
       this.fail(error);
     }
   }
 
   async get(account: string): Promise<string | null> {
-    this.ensureUsable();
+    if (!this.loaded) this.ensureUsable();
     return this.cache.get(account) ?? null;
   }
 
@@ -125,9 +142,9 @@ export class KeychainSecretStore implements SecretStore {
     return [...this.cache.values()];
   }
 
-  /** A locked keyring may have been unlocked since: a write (the user's retry) checks again first. */
+  /** The keychain may have come back (a keyring unlocked, a daemon restarted): a write checks again first. */
   private async usableForWrite(): Promise<Keytar> {
-    if (this.keytar && this.current.state === 'locked') await this.reload();
+    if (this.keytar && this.current.state !== 'ok') await this.reload();
     return this.ensureUsable();
   }
 
@@ -142,7 +159,25 @@ export class KeychainSecretStore implements SecretStore {
       { keychain_state: this.current.state, reason: this.current.message },
       `OS keychain unavailable (${this.current.state}). Fix: ${this.current.fix}`,
     );
+    this.scheduleRetry();
     return this.current;
+  }
+
+  /** The next background reload; a failed one schedules the following one at twice the delay. */
+  private scheduleRetry(): void {
+    if (!this.keytar || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.retryDelayMs = Math.min(this.retryDelayMs * 2, this.backoff.maxMs);
+      void this.reload();
+    }, this.retryDelayMs);
+    this.retryTimer.unref();
+  }
+
+  private stopRetrying(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retryDelayMs = this.backoff.firstMs;
   }
 }
 

@@ -27,7 +27,16 @@ export const DEFAULTS = {
   condenser_max_size: 120,
   max_concurrent_conversations: 3,
   max_live_sandboxes: 5,
+  sandbox_warm_pool: 1,
 } as const;
+
+/** The git identity the agent commits with, which the settings show: the saved one, else Dockhand's. */
+export function gitIdentity(stored: StoredSettings | null): { name: string; email: string } {
+  return {
+    name: stored?.git_user_name || DEFAULTS.git_user_name,
+    email: stored?.git_user_email || DEFAULTS.git_user_email,
+  };
+}
 
 /** The secret-store accounts of the settings' MCP secrets start with this. */
 const MCP_PREFIX = 'mcp:';
@@ -85,8 +94,8 @@ export class SettingsService {
       max_budget_per_task: s.max_budget_per_task ?? null,
       email: s.email ?? null,
       email_verified: s.email_verified ?? null,
-      git_user_name: s.git_user_name ?? DEFAULTS.git_user_name,
-      git_user_email: s.git_user_email ?? DEFAULTS.git_user_email,
+      git_user_name: gitIdentity(s).name,
+      git_user_email: gitIdentity(s).email,
       provider_tokens_set: this.providerTokens.hostsByProvider(),
       search_api_key_set: await has('search_api_key'),
       sandbox_api_key_set: await has('sandbox_api_key'),
@@ -95,6 +104,7 @@ export class SettingsService {
       sandbox_provider: s.sandbox_provider ?? 'docker',
       max_concurrent_conversations: s.max_concurrent_conversations ?? DEFAULTS.max_concurrent_conversations,
       max_live_sandboxes: s.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
+      sandbox_warm_pool: s.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
     };
   }
 
@@ -154,7 +164,7 @@ export class SettingsService {
       shttp_servers: config.shttp_servers.map(keep),
     });
     // The old row's bytes are overwritten, not left in a free page of the file.
-    this.db.pragma('secure_delete = ON');
+    this.db.exec('PRAGMA secure_delete = ON');
     this.write({ ...stored, mcp_config: mcpConfig });
     return true;
   }

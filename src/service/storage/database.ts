@@ -1,33 +1,88 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations';
 
-export type Db = Database.Database;
-export type Statement = Database.Statement;
+/**
+ * A prepared statement as the stores use it: SQLite checks the parameters' types when it binds them, and the
+ * caller names the row type it selected.
+ */
+export interface Statement {
+  run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
 
 export const DATABASE_FILE = 'dockhand.db';
+
+/**
+ * A connection to one SQLite file through `node:sqlite`, which Node and Electron both carry: the main
+ * process loads no native module that must match Electron's ABI.
+ */
+export class Db {
+  private readonly connection: DatabaseSync;
+
+  constructor(readonly file: string) {
+    this.connection = new DatabaseSync(file);
+  }
+
+  prepare(sql: string): Statement {
+    return this.connection.prepare(sql) as Statement;
+  }
+
+  exec(sql: string): void {
+    this.connection.exec(sql);
+  }
+
+  close(): void {
+    this.connection.close();
+  }
+
+  /**
+   * `fn` made to run in one transaction: committed when it returns, rolled back when it throws. Inside
+   * another transaction it runs as a savepoint, so only its own writes roll back.
+   */
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+    return (...args) => {
+      const nested = this.connection.isTransaction;
+      this.exec(nested ? 'SAVEPOINT nested' : 'BEGIN');
+      try {
+        const result = fn(...args);
+        this.exec(nested ? 'RELEASE nested' : 'COMMIT');
+        return result;
+      } catch (error) {
+        // Some errors (a full disk) make SQLite roll the whole transaction back by itself.
+        if (this.connection.isTransaction) {
+          this.exec(nested ? 'ROLLBACK TO nested; RELEASE nested' : 'ROLLBACK');
+        }
+        throw error;
+      }
+    };
+  }
+}
 
 /** Opens (and creates) the SQLite file in the data folder, then applies pending migrations. */
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(path.join(dataDir, DATABASE_FILE));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  const db = new Db(path.join(dataDir, DATABASE_FILE));
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA foreign_keys = ON;
+    PRAGMA busy_timeout = 5000;
+  `);
   migrate(db);
   return db;
 }
 
 /** Applies every migration newer than the file's `user_version`, each in its own transaction. */
 export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const { user_version: current } = db.prepare('PRAGMA user_version').get() as { user_version: number };
   for (const migration of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (migration.version <= current) continue;
     db.transaction(() => {
       db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
     })();
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConversationId, TRIGGERS } from './conversations';
 import { laxBool, pageLimit } from './fields';
+import { RepositoryOrLocalPath } from './local-repository';
 import { GitProvider } from './settings';
 
 const TextPart = z.strictObject({ type: z.literal('text'), text: z.string().max(200_000) });
@@ -20,7 +21,8 @@ export const AppConversationStartRequest = z.strictObject({
   system_message_suffix: z.string().max(50_000).nullable().optional(),
   processors: z.array(z.unknown()).max(0).nullable().optional(),
   llm_model: z.string().nullable().optional(),
-  selected_repository: z.string().min(1).max(200).nullable().optional(),
+  /** `owner/repo`, or a git working tree on this machine (an absolute path or a `file://` URL). */
+  selected_repository: RepositoryOrLocalPath.nullable().optional(),
   selected_branch: z.string().min(1).max(255).nullable().optional(),
   git_provider: GitProvider.nullable().optional(),
   title: z.string().max(200).nullable().optional(),
@@ -86,7 +88,8 @@ export const AppConversation = z.object({
   updated_at: z.string(),
   sandbox_status: z.string().nullable(),
   execution_status: z.enum(EXECUTION_STATUSES).nullable(),
-  conversation_url: z.string(),
+  /** The sandbox's agent-server endpoint while it runs, else null. */
+  conversation_url: z.string().nullable(),
   session_api_key: z.string().nullable(),
 });
 export type AppConversation = z.infer<typeof AppConversation>;

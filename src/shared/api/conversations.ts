@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedInt, laxBool, laxInt, pageLimit, valueError } from './fields';
 import { MCPConfig } from './mcp';
+import { isLocalRepository, RepositoryOrLocalPath } from './local-repository';
 import { RepositoryName } from './repository-name';
 import { GitProvider } from './settings';
 
@@ -33,7 +34,7 @@ export const CreateMicroagent = z.strictObject({
   git_provider: GitProvider.nullable().optional(),
 });
 
-const ImageUrl = z.string().superRefine((url, ctx) => {
+export const ImageUrl = z.string().superRefine((url, ctx) => {
   const http = /^https?:\/\//.test(url) && url.length <= 2048;
   const data =
     /^data:image\/(png|jpeg|gif|webp);base64,/.test(url) &&
@@ -50,7 +51,8 @@ const ImageUrl = z.string().superRefine((url, ctx) => {
 /** POST /api/conversations. */
 export const ConversationCreateRequest = z
   .strictObject({
-    repository: Repository.nullable().optional(),
+    /** `owner/repo`, or a git working tree on this machine: an absolute path or a `file://` URL. */
+    repository: RepositoryOrLocalPath.nullable().optional(),
     git_provider: GitProvider.nullable().optional(),
     selected_branch: z.string().min(1).max(255).nullable().optional(),
     initial_user_msg: z.string().max(200_000).nullable().optional(),
@@ -71,6 +73,10 @@ export const ConversationCreateRequest = z
     if (new Set(repos).size > 1)
       valueError(ctx, 'repository, suggested_task.repo and create_microagent.repo differ', repos, [
         'repository',
+      ]);
+    if (request.repository && isLocalRepository(request.repository) && request.git_provider)
+      valueError(ctx, 'git_provider must be null for a repository on this machine', request.git_provider, [
+        'git_provider',
       ]);
     if (request.replay_json !== null && request.replay_json !== undefined) {
       if (request.initial_user_msg || request.suggested_task) {

@@ -6,7 +6,8 @@ const HOST = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:\d{1,5})?$/;
 
 export const ProviderToken = z.strictObject({
   token: z.string().nullable().optional(),
-  host: z.string().regex(HOST).nullable().optional(),
+  /** `""` (what the OpenHands web UI sends for a blank host field), null or absent: the default host. */
+  host: z.preprocess((host) => (host === '' ? null : host), z.string().regex(HOST).nullable().optional()),
   user_id: z.string().nullable().optional(),
 });
 export type ProviderToken = z.infer<typeof ProviderToken>;

@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { repeatedIds } from './fields';
 import { PageQuery } from './sandboxes';
 
-/** A pull of the spec's image that is under way, or the last one that failed. */
+/**
+ * A pull of the spec's image that is under way, a build of Dockhand's own image standing in for it (when it
+ * cannot be pulled), or the last attempt that failed.
+ */
 export const ImageProgress = z.object({
-  state: z.enum(['pulling', 'failed']),
+  state: z.enum(['pulling', 'building', 'failed']),
   /** 0-100 while the layer sizes are known, else null. */
   percent: z.number().nullable(),
   message: z.string(),

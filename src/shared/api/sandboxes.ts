@@ -11,7 +11,7 @@ export const SANDBOX_ID_PATTERN = /^sbx-[0-9A-Za-z]{22}$/;
 
 /** An app port of the sandbox as reachable from this machine. */
 export const ExposedUrl = z.object({
-  name: z.enum(['WORKER_1', 'WORKER_2']),
+  name: z.enum(['WORKER_1', 'WORKER_2', 'AGENT_SERVER']),
   url: z.string(),
   port: z.number().int(),
 });

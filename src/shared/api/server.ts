@@ -2,6 +2,21 @@ import { z } from 'zod';
 
 export const AliveBody = z.object({ status: z.literal('ok') });
 
+/** Extension: the warm pool of paused containers new sandboxes of the default spec are claimed from. */
+export const WarmPoolState = z.object({
+  /** How many it keeps ready (the `sandbox_warm_pool` setting; 0 = off, or not Docker sandboxes). */
+  size: z.number().int(),
+  /** Paused containers ready to be claimed. */
+  ready: z.number().int(),
+  /** Containers being made now. */
+  filling: z.number().int(),
+  /** The image (default spec) they are made from; null when off. */
+  spec: z.string().nullable(),
+  /** Why the pool cannot fill now, e.g. the image is not present yet. */
+  error: z.string().nullable(),
+});
+export type WarmPoolState = z.infer<typeof WarmPoolState>;
+
 export const ServerInfo = z.object({
   uptime: z.number(),
   version: z.string(),
@@ -40,6 +55,7 @@ export const ServerInfo = z.object({
     isolated: z.boolean(),
     network: z.string().nullable(),
     warning: z.string().nullable(),
+    warm_pool: WarmPoolState,
   }),
   data_dir: z.string(),
 });

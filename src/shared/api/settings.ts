@@ -49,6 +49,8 @@ export const SettingsUpdate = z.object({
   sandbox_provider: z.enum(SANDBOX_PROVIDERS).nullable().optional(),
   max_concurrent_conversations: boundedInt(1, 20).nullable().optional(),
   max_live_sandboxes: boundedInt(1, 20).nullable().optional(),
+  /** Paused containers of the default sandbox spec kept ready for new conversations; 0 = off. */
+  sandbox_warm_pool: boundedInt(0, 5).nullable().optional(),
 });
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
 
@@ -105,5 +107,6 @@ export const Settings = z.object({
   sandbox_provider: z.enum(SANDBOX_PROVIDERS),
   max_concurrent_conversations: z.number().int(),
   max_live_sandboxes: z.number().int(),
+  sandbox_warm_pool: z.number().int(),
 });
 export type Settings = z.infer<typeof Settings>;

@@ -5,6 +5,11 @@ import type { Connection } from './connection';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+export interface StreamRequest {
+  url: string;
+  headers: Record<string, string>;
+}
+
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return null;
@@ -43,12 +48,15 @@ export class ApiClient {
   }
 
   /**
-   * The address of `path` with the key in its query, for clients that cannot send headers
-   * (EventSource). `query` is added as given.
+   * What an event-stream reader needs to open `path` (with `query`): its address and the key header.
+   * The key never goes in the URL.
    */
-  keyedUrl(path: string, query: Record<string, string> = {}): string {
-    const params = new URLSearchParams({ ...query, session_api_key: this.connection.apiKey });
-    return `${this.connection.baseUrl}${path}?${params.toString()}`;
+  streamRequest(path: string, query: Record<string, string> = {}): StreamRequest {
+    const search = new URLSearchParams(query).toString();
+    return {
+      url: `${this.connection.baseUrl}${path}${search ? `?${search}` : ''}`,
+      headers: { 'X-Session-API-Key': this.connection.apiKey },
+    };
   }
 
   get<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {

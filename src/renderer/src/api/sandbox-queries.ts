@@ -8,7 +8,7 @@ import { useRefreshConversations } from './conversation-queries';
 
 /** Sandboxes change state on their own (idle pause, pulls, probes): poll while a screen shows them. */
 const SANDBOX_POLL_MS = 3_000;
-/** A pull reports progress; follow it closely while one is under way. */
+/** A pull or build reports progress; follow it closely while one is under way. */
 const PULL_POLL_MS = 1_000;
 const SPEC_POLL_MS = 10_000;
 
@@ -49,7 +49,7 @@ export function useSandboxSpecs() {
     queryKey: keys.specs,
     queryFn: async () => (await api.get('/api/v1/sandbox-specs/search', SandboxSpecPage)).items,
     refetchInterval: (query) =>
-      query.state.data?.some((spec) => spec.image_progress?.state === 'pulling')
+      query.state.data?.some((spec) => ['pulling', 'building'].includes(spec.image_progress?.state ?? ''))
         ? PULL_POLL_MS
         : SPEC_POLL_MS,
   });

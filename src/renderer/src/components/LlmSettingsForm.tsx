@@ -34,6 +34,7 @@ interface Draft {
   condenser: boolean;
   condenserSize: string;
   sandboxImage: string;
+  sandboxProvider: 'docker' | 'process';
 }
 
 const FIELDS = [
@@ -47,6 +48,7 @@ const FIELDS = [
   'enable_default_condenser',
   'condenser_max_size',
   'sandbox_base_container_image',
+  'sandbox_provider',
 ] as const;
 
 const PATTERN_HINTS = {
@@ -67,6 +69,7 @@ function draftOf(settings: StoredSettings | null): Draft {
     condenser: settings?.enable_default_condenser ?? true,
     condenserSize: settings?.condenser_max_size?.toString() ?? '',
     sandboxImage: settings?.sandbox_base_container_image ?? '',
+    sandboxProvider: settings?.sandbox_provider ?? 'docker',
   };
 }
 
@@ -89,6 +92,7 @@ function editsOf(draft: Draft): SettingsEdits {
     enable_default_condenser: draft.condenser,
     condenser_max_size: orNull(draft.condenserSize),
     sandbox_base_container_image: orNull(draft.sandboxImage),
+    sandbox_provider: draft.sandboxProvider,
   };
 }
 
@@ -329,6 +333,27 @@ export function LlmSettingsForm({ settings }: { settings: StoredSettings | null 
       />
 
       <h2>Sandbox</h2>
+      <Field
+        id="sandbox-provider"
+        label="Run commands in"
+        hint={
+          draft.sandboxProvider === 'process'
+            ? 'Host processes run the agent’s commands unsandboxed on this computer, as your user, with access to your files. No Docker is needed; Linux only.'
+            : 'Docker containers isolate the agent’s commands from this computer. They need a running Docker engine.'
+        }
+        error={errors.fields.sandbox_provider}
+      >
+        {(control) => (
+          <select
+            {...control}
+            value={draft.sandboxProvider}
+            onChange={(e) => edit({ sandboxProvider: e.target.value as Draft['sandboxProvider'] })}
+          >
+            <option value="docker">Docker containers (isolated)</option>
+            <option value="process">Host processes (unsandboxed, Linux only, no Docker needed)</option>
+          </select>
+        )}
+      </Field>
       <InputField
         id="sandbox-image"
         label="Sandbox image"

@@ -9,6 +9,7 @@ import { StartFailure } from './StartFailure';
 import { BranchPicker } from './start/BranchPicker';
 import { ImageAttachments } from './start/ImageAttachments';
 import { readAsDataUrl, sortImageFiles, type AttachedImage } from './start/image-files';
+import { LocalRepositoryField } from './start/LocalRepositoryField';
 import { RepositoryPicker } from './start/RepositoryPicker';
 
 /** Providers whose repositories can be listed (Enterprise SSO tokens cannot). */
@@ -33,6 +34,8 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
   const [images, setImages] = useState<AttachedImage[]>([]);
   const [imageProblems, setImageProblems] = useState<string[]>([]);
   const [dragging, setDragging] = useState(false);
+  const [localPath, setLocalPath] = useState('');
+  const [localBranch, setLocalBranch] = useState('');
   const [customSecrets, setCustomSecrets] = useState(true);
   const create = useCreateConversation();
   const shownProvider = provider && providers.includes(provider) ? provider : (providers[0] ?? null);
@@ -82,13 +85,19 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
     create.mutate(
       {
         ...(message.trim() ? { initial_user_msg: message } : {}),
-        ...(repository
+        ...(localPath.trim()
           ? {
-              repository: repository.full_name,
-              git_provider: repository.git_provider,
-              ...(branch ? { selected_branch: branch } : {}),
+              repository: localPath.trim(),
+              git_provider: null,
+              ...(localBranch.trim() ? { selected_branch: localBranch.trim() } : {}),
             }
-          : {}),
+          : repository
+            ? {
+                repository: repository.full_name,
+                git_provider: repository.git_provider,
+                ...(branch ? { selected_branch: branch } : {}),
+              }
+            : {}),
         ...(images.length > 0 ? { image_urls: images.map((image) => image.url) } : {}),
         ...(customSecrets ? {} : { expose_custom_secrets: false }),
       },
@@ -142,9 +151,21 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
         <p className="muted start-no-provider">
           To work on one of your repositories,{' '}
           <a href={`${ROUTES.settings}`}>add a GitHub, GitLab or Bitbucket token in Settings</a>. Without one
-          the agent starts in an empty workspace.
+          the agent starts in an empty workspace or on a repository of this machine.
         </p>
       )}
+      <LocalRepositoryField
+        path={localPath}
+        onPathChange={(path) => {
+          setLocalPath(path);
+          changed();
+        }}
+        branch={localBranch}
+        onBranchChange={(name) => {
+          setLocalBranch(name);
+          changed();
+        }}
+      />
       <Field
         id="start-message"
         label="What should the agent do?"
@@ -196,16 +217,22 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
         <button type="submit" className="button-primary" disabled={create.isPending}>
           {create.isPending ? 'Starting…' : 'Start conversation'}
         </button>
-        {repository && (
+        {localPath.trim() ? (
           <span className="muted">
-            on <code>{repository.full_name}</code>
-            {branch ? (
-              <>
-                {' '}
-                at <code>{branch}</code>
-              </>
-            ) : null}
+            on a copy of <code>{localPath.trim()}</code>
           </span>
+        ) : (
+          repository && (
+            <span className="muted">
+              on <code>{repository.full_name}</code>
+              {branch ? (
+                <>
+                  {' '}
+                  at <code>{branch}</code>
+                </>
+              ) : null}
+            </span>
+          )
         )}
       </div>
     </form>

@@ -51,7 +51,7 @@ describe('FetchEventSource', () => {
     ]);
   });
 
-  it('reconnects with Last-Event-ID after the body ends, once the retry delay has passed', async () => {
+  it('reconnects with Last-Event-ID and the key header after the body ends, once the retry delay has passed', async () => {
     const requests: Headers[] = [];
     vi.stubGlobal(
       'fetch',
@@ -62,7 +62,7 @@ describe('FetchEventSource', () => {
           : streamAnswer([]);
       }),
     );
-    const source = new FetchEventSource('http://127.0.0.1/stream');
+    const source = new FetchEventSource('http://127.0.0.1/stream', { 'X-Session-API-Key': 'k' });
     const states: number[] = [];
     source.onerror = () => states.push(source.readyState);
     await until(() => requests.length === 2);
@@ -70,6 +70,7 @@ describe('FetchEventSource', () => {
     expect(states[0]).toBe(0);
     expect(requests[0]?.get('Last-Event-ID')).toBeNull();
     expect(requests[1]?.get('Last-Event-ID')).toBe('7');
+    expect(requests.map((headers) => headers.get('X-Session-API-Key'))).toEqual(['k', 'k']);
   });
 
   it('closes for good when the answer is not an event stream', async () => {

@@ -27,7 +27,11 @@ export class FetchEventSource {
   private eventType = '';
   private data: string | null = null;
 
-  constructor(private readonly url: string) {
+  /** `headers` go with every connection (the session key: the URL never carries it). */
+  constructor(
+    private readonly url: string,
+    private readonly headers: Record<string, string> = {},
+  ) {
     void this.connect();
   }
 
@@ -41,7 +45,7 @@ export class FetchEventSource {
   }
 
   private async connect(): Promise<void> {
-    const headers: Record<string, string> = { Accept: 'text/event-stream' };
+    const headers: Record<string, string> = { ...this.headers, Accept: 'text/event-stream' };
     if (this.lastEventId) headers['Last-Event-ID'] = this.lastEventId;
     let response: Response;
     try {

@@ -12,7 +12,8 @@ const EventPage = EventPageBody.extend({ events: V0Event.array() });
 
 /**
  * The events of a conversation as they arrive, from the SSE stream or, when it is not available, by
- * polling. `ended` names why no more will come (`deleted`).
+ * polling. `ended` names why no more will come (`deleted`). `startingNote` is the latest word on getting
+ * its sandbox (e.g. an image pull or build, which may take minutes), from the stream's status updates.
  */
 export function useConversationEvents(conversationId: string) {
   const api = useApi();
@@ -20,6 +21,7 @@ export function useConversationEvents(conversationId: string) {
   const [store] = useState(() => new EventStore());
   const [mode, setMode] = useState<FeedMode>('loading');
   const [ended, setEnded] = useState<string | null>(null);
+  const [startingNote, setStartingNote] = useState<string | null>(null);
   const events = useSyncExternalStore(store.subscribe, store.getSnapshot);
 
   useEffect(() => {
@@ -29,7 +31,10 @@ export function useConversationEvents(conversationId: string) {
     store.hold();
     return followEvents(
       {
-        openStream: (after) => new FetchEventSource(api.keyedUrl(`${path}/stream`, { after: String(after) })),
+        openStream: (after) => {
+          const stream = api.streamRequest(`${path}/stream`, { after: String(after) });
+          return new FetchEventSource(stream.url, stream.headers);
+        },
         fetchPage: (startId) => api.get(`${path}?start_id=${startId}&limit=${PAGE_LIMIT}`, EventPage),
         lastId: () => store.lastId,
       },
@@ -39,7 +44,10 @@ export function useConversationEvents(conversationId: string) {
           // The header shows status and agent state from the conversation itself.
           if (live && incoming.some((event) => event.observation === 'agent_state_changed')) void refresh();
         },
-        status: () => void refresh(),
+        status: (payload) => {
+          if (payload.id === 'STATUS$STARTING_RUNTIME') setStartingNote(payload.message ?? null);
+          void refresh();
+        },
         mode: (next) => {
           live = next !== 'loading';
           if (live) store.release();
@@ -50,5 +58,5 @@ export function useConversationEvents(conversationId: string) {
     );
   }, [api, conversationId, store, refresh]);
 
-  return { events, mode, ended };
+  return { events, mode, ended, startingNote };
 }

@@ -29,7 +29,7 @@ function Gone() {
  */
 export function ConversationPage({ conversationId }: { conversationId: string }) {
   const conversation = useConversation(conversationId);
-  const { events, mode, ended } = useConversationEvents(conversationId);
+  const { events, mode, ended, startingNote } = useConversationEvents(conversationId);
   const revision = useMemo(() => workspaceRevision(events), [events]);
 
   if (ended === 'deleted' || isApiError(conversation.error, 404)) return <Gone />;
@@ -49,7 +49,11 @@ export function ConversationPage({ conversationId }: { conversationId: string })
 
   return (
     <div className="conversation">
-      <ConversationHeader conversation={info} agentState={agentState} />
+      <ConversationHeader
+        conversation={info}
+        agentState={agentState}
+        startingNote={info.status === 'STARTING' ? startingNote : null}
+      />
       {ended === 'key_rotated' && (
         <Notice tone="warning" title="The session key changed">
           <p>Live updates stopped. Reload the page to continue.</p>

@@ -5,6 +5,7 @@ import { useSandboxes } from '../api/sandbox-queries';
 import { Notice } from '../components/Notice';
 import { SandboxListItem } from '../components/sandboxes/SandboxListItem';
 import { SandboxSpecList } from '../components/sandboxes/SandboxSpecList';
+import { WarmPoolStatus } from '../components/sandboxes/WarmPoolStatus';
 
 /** Conversations looked at to name each sandbox's users (the API's largest page). */
 const CONVERSATIONS_SHOWN = 100;
@@ -59,6 +60,10 @@ export function SandboxesPage() {
             ))}
           </ul>
         )}
+      </section>
+      <section className="panel" aria-labelledby="warm-pool-heading">
+        <h2 id="warm-pool-heading">Warm pool</h2>
+        <WarmPoolStatus />
       </section>
       <section className="panel" aria-labelledby="images-heading">
         <h2 id="images-heading">Images</h2>

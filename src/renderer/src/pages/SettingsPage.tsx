@@ -6,6 +6,7 @@ import { SecretList } from '../components/SecretList';
 import { TextWithCode } from '../components/TextWithCode';
 import { GitProvidersForm } from '../components/settings/GitProvidersForm';
 import { McpServersForm } from '../components/settings/McpServersForm';
+import { WarmPoolForm } from '../components/settings/WarmPoolForm';
 
 export function SettingsPage() {
   const settings = useSettings();
@@ -50,6 +51,9 @@ export function SettingsPage() {
       </section>
       <section className="panel">
         <McpServersForm settings={settings.data} />
+      </section>
+      <section className="panel">
+        <WarmPoolForm settings={settings.data} />
       </section>
       <section className="panel" aria-labelledby="secrets-heading">
         <h2 id="secrets-heading">Custom secrets</h2>

@@ -57,7 +57,7 @@ describe('modelFetch', () => {
     expect(rest).toBe('{"a":1}');
   });
 
-  it('follows a redirect as fetch does, and gives no body for a 204', async () => {
+  it('follows a redirect within the origin as fetch does, and gives no body for a 204', async () => {
     const moved = await modelFetch(`${base}/moved`, { method: 'POST', body: 'again' });
     expect(await moved.text()).toBe('POST again');
     const empty = await modelFetch(`${base}/empty`, { method: 'POST', body: '' });

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Agent, interceptors, request } from 'undici';
+import { Agent, request } from 'undici';
 
 /**
  * The HTTP transport of model calls: the `fetch` the AI SDK providers are given, on undici's `request`.
@@ -9,10 +9,23 @@ import { Agent, interceptors, request } from 'undici';
  * which delivers everything already received as one chunk.
  */
 
-/** Kept-alive connections; redirects are followed as `fetch` follows them. */
-const dispatcher = new Agent({ keepAliveTimeout: 30_000 }).compose(
-  interceptors.redirect({ maxRedirections: 20 }),
-);
+/** Kept-alive connections. */
+const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+
+/** As many redirects as `fetch` follows. */
+const MAX_REDIRECTS = 20;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The URL a redirect leads to when it is followed: only within the origin of the request (same scheme, host
+ * and port), so a model endpoint cannot send the request, its API key and the conversation to another host
+ * or from https to plain http. Otherwise null: the redirect itself is the answer the provider sees.
+ */
+export function followedRedirect(from: string, status: number, location: string | undefined): string | null {
+  if (!REDIRECTS.has(status) || !location) return null;
+  const next = URL.parse(location, from);
+  return next && next.origin === new URL(from).origin ? next.href : null;
+}
 
 function requestHeaders(headers: HeadersInit | undefined): Record<string, string> {
   if (!headers) return {};
@@ -58,23 +71,39 @@ function webBody(body: Readable): ReadableStream<Uint8Array> {
 
 /** `fetch` for the model providers; network failures reject like `fetch` (`TypeError: fetch failed`). */
 export const modelFetch: typeof fetch = async (input, init) => {
-  const url = input instanceof Request ? input.url : String(input);
-  let response: Awaited<ReturnType<typeof request>>;
-  try {
-    response = await request(url, {
-      method: (init?.method ?? 'GET') as 'GET',
-      headers: requestHeaders(init?.headers),
-      body: requestBody(init?.body),
-      signal: init?.signal ?? undefined,
-      dispatcher,
-    });
-  } catch (error) {
-    if (init?.signal?.aborted) throw init.signal.reason;
-    throw new TypeError('fetch failed', { cause: error });
+  let url = input instanceof Request ? input.url : String(input);
+  let method = (init?.method ?? 'GET').toUpperCase();
+  let body = requestBody(init?.body);
+  for (let redirects = 0; ; redirects++) {
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(url, {
+        method: method as 'GET',
+        headers: requestHeaders(init?.headers),
+        body,
+        signal: init?.signal ?? undefined,
+        dispatcher,
+      });
+    } catch (error) {
+      if (init?.signal?.aborted) throw init.signal.reason;
+      throw new TypeError('fetch failed', { cause: error });
+    }
+    const status = response.statusCode;
+    const location = response.headers.location;
+    const next = redirects < MAX_REDIRECTS ? followedRedirect(url, status, String(location ?? '')) : null;
+    if (next) {
+      response.body.resume();
+      // As `fetch`: 303, and 301/302 after a POST, continue as a GET without a body.
+      if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
+        method = method === 'HEAD' ? 'HEAD' : 'GET';
+        body = undefined;
+      }
+      url = next;
+      continue;
+    }
+    // A response with no body (204, 304) cannot carry one in the WHATWG `Response`.
+    const webStream = status === 204 || status === 304 ? null : webBody(response.body);
+    if (!webStream) response.body.resume();
+    return new Response(webStream, { status, headers: responseHeaders(response.headers) });
   }
-  const status = response.statusCode;
-  // A response with no body (204, 304) cannot carry one in the WHATWG `Response`.
-  const body = status === 204 || status === 304 ? null : webBody(response.body);
-  if (!body) response.body.resume();
-  return new Response(body, { status, headers: responseHeaders(response.headers) });
 };

@@ -5,8 +5,9 @@ import type {
   LanguageModelV4Prompt,
 } from '@ai-sdk/provider';
 import { isUrlSupported } from '@ai-sdk/provider-utils';
-import { createDownload, type FilePart, type ModelMessage, type SystemModelMessage } from 'ai';
+import type { FilePart, ModelMessage, SystemModelMessage } from 'ai';
 import { weakMemo } from '../../weak-memo';
+import { createImageDownload } from '../image-download';
 import type { LlmToolDefinition } from './llm-types';
 
 /**
@@ -14,7 +15,8 @@ import type { LlmToolDefinition } from './llm-types';
  * the messages the agent builds, for the parts the agent uses (text, images, tool calls and results).
  */
 
-const download = createDownload();
+/** Public addresses only, at most MAX_IMAGE_BYTES (see image-download.ts). */
+const download = createImageDownload();
 
 /** The function tools for a tool list, built once per list: the agent sends the same list on every step. */
 export const providerTools = weakMemo((definitions: LlmToolDefinition[]): LanguageModelV4FunctionTool[] =>

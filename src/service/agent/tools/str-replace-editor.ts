@@ -23,6 +23,19 @@ type Args = z.infer<typeof Parameters>;
 
 const IMPL_SOURCE = 'oh_aci';
 
+/**
+ * The most characters each of an edit event's `old_content`, `new_content` and `diff` keeps. The editor takes
+ * files up to 10 MiB; whole copies in every event would make each stored row, replay and stream frame as large.
+ */
+export const MAX_EDIT_FIELD_CHARS = 100_000;
+
+/** `text` cut to MAX_EDIT_FIELD_CHARS, with a note of how much was left out. */
+export function eventField(text: string | null | undefined): string | null {
+  if (text === null || text === undefined || text.length <= MAX_EDIT_FIELD_CHARS) return text ?? null;
+  const omitted = text.length - MAX_EDIT_FIELD_CHARS;
+  return `${text.slice(0, MAX_EDIT_FIELD_CHARS)}\n[... ${omitted} more characters not shown ...]`;
+}
+
 export const strReplaceEditorTool: AgentTool<Args> = {
   name: 'str_replace_editor',
   description,
@@ -78,9 +91,9 @@ export const strReplaceEditorTool: AgentTool<Args> = {
         path: args.path,
         impl_source: IMPL_SOURCE,
         prev_exist: result.prevExist ?? true,
-        old_content: result.oldContent ?? null,
-        new_content: result.newContent ?? null,
-        diff: result.diff ?? null,
+        old_content: eventField(result.oldContent),
+        new_content: eventField(result.newContent),
+        diff: eventField(result.diff),
       },
       message: `I edited the file ${args.path}.`,
     };

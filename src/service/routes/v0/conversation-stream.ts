@@ -36,6 +36,7 @@ export function conversationStreamRoutes(
         'Events as Server-Sent Events: replay after `after` or Last-Event-ID, `replay_done`, then live',
       params: ConversationPath,
       query: StreamQuery,
+      keyInQuery: true,
       responses: {
         200: { description: 'An event stream', contentType: 'text/event-stream' },
         404: { description: 'Unknown conversation', schema: DetailBody },
@@ -52,16 +53,18 @@ export function conversationStreamRoutes(
         open.set(id, (open.get(id) ?? 0) + 1);
         total += 1;
 
-        // Listen before replaying, and hold live events back until the replay is written: no gap, no duplicate.
+        // Listen before replaying; events appended during the replay are read from the log by the replay,
+        // whose last read and the switch to live events happen in one turn: no gap, no duplicate.
         let replaying = true;
         let lastSent = after;
-        const held: V0Event[] = [];
         const send = (event: V0Event) => {
           if (event.id <= lastSent) return;
           lastSent = event.id;
           stream.event(event);
         };
-        const stopEvents = events.subscribe(id, (event) => (replaying ? held.push(event) : send(event)));
+        const stopEvents = events.subscribe(id, (event) => {
+          if (!replaying) send(event);
+        });
         const stopStatus = conversations.onStatus(id, (payload) => stream.named('status_update', payload));
         const stopEnd = conversations.onEnd(id, (reason) => stream.end(reason));
         const stopRotate = sessionKey.onRotate(() => stream.end('key_rotated'));
@@ -83,7 +86,6 @@ export function conversationStreamRoutes(
           }
           stream.named('replay_done', { last_event_id: events.lastId(id) });
           replaying = false;
-          held.forEach(send);
         };
         void replay().catch(() => stream.close());
         return undefined;

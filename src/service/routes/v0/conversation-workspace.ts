@@ -193,11 +193,15 @@ export function conversationWorkspaceRoutes(
         200: { description: 'Both versions; "" where absent', schema: GitDiffBody },
         404: { description: 'Unknown conversation, or not a git repository', schema: DetailBody },
         409: NOT_RUNNING,
-        422: OUTSIDE,
+        422: {
+          description: 'A path outside the workspace, or a file over 5 MiB (in the worktree or at HEAD)',
+          schema: ValidationErrorBody,
+        },
       },
       handler: async ({ params, query }) => {
         const workspace = await workspaces.open(params.id);
-        return gitDiff(workspace, await resolveInWorkspace(workspace, query.path, ['query', 'path']));
+        const file = await resolveInWorkspace(workspace, query.path, ['query', 'path']);
+        return gitDiff(workspace, file, query.path, ['query', 'path']);
       },
     }),
   ];

@@ -36,6 +36,7 @@ export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
       },
       handler: async ({ body }) => {
         await ctx.settings.save(body);
+        ctx.sandboxes.settingsChanged();
         return { message: 'Settings stored' };
       },
     }),

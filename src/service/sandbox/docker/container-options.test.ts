@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_IMAGE, INITIAL_ENV, type SandboxSpec, WORKING_DIR } from '../sandbox-specs';
 import { type ContainerPlan, containerOptions, DEFAULT_LIMITS, exposedUrls } from './container-options';
+import { SANDBOX_NETWORK, sandboxNetworkOptions } from './sandbox-network';
 
 const SPEC: SandboxSpec = {
   id: BUILT_IN_IMAGE,
@@ -74,14 +75,26 @@ describe('containerOptions', () => {
     expect(root.HostConfig?.SecurityOpt).toEqual(['no-new-privileges']);
   });
 
-  it('publishes the app ports on random 127.0.0.1 ports on a bridge network', () => {
+  it('publishes the app ports on random 127.0.0.1 ports on the sandbox bridge network', () => {
     const options = containerOptions(plan());
     expect(options.ExposedPorts).toEqual({ '8011/tcp': {}, '8012/tcp': {} });
     expect(options.HostConfig?.PortBindings).toEqual({
       '8011/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }],
       '8012/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }],
     });
-    expect(options.HostConfig?.NetworkMode).toBe('bridge');
+    expect(options.HostConfig?.NetworkMode).toBe(SANDBOX_NETWORK);
+  });
+
+  it('puts bridge sandboxes on a network where containers cannot reach each other, never the default bridge', () => {
+    expect(containerOptions(plan()).HostConfig?.NetworkMode).not.toBe('bridge');
+    expect(containerOptions(plan()).HostConfig?.NetworkMode).toBe('dockhand-sandboxes');
+    expect(sandboxNetworkOptions()).toEqual({
+      Name: 'dockhand-sandboxes',
+      Driver: 'bridge',
+      CheckDuplicate: true,
+      Options: { 'com.docker.network.bridge.enable_icc': 'false' },
+      Labels: { 'dev.dockhand.managed': 'true' },
+    });
   });
 
   it('publishes nothing without a network, and maps the hostname for sudo', () => {

@@ -2,13 +2,17 @@ import type Docker from 'dockerode';
 import type { SandboxSpec } from '../sandbox-specs';
 import { containerName, volumeName } from '../sandbox-id';
 import { installLabels, LABEL } from './labels';
+import { SANDBOX_NETWORK } from './sandbox-network';
 
 export const WORKSPACE_DIR = '/workspace';
 /** Container ports of the two app ports (WORKER_1, WORKER_2). */
 export const APP_PORTS = { WORKER_1: 8011, WORKER_2: 8012 } as const;
 const HOSTNAME = 'sandbox';
 
-/** `bridge` (default, with egress), `none` (no network, tests) or `host` (tests that reach 127.0.0.1). */
+/**
+ * `bridge` (default, with egress: Dockhand's own bridge network, where sandboxes cannot reach each other),
+ * `none` (no network, tests) or `host` (tests that reach 127.0.0.1).
+ */
 export type NetworkMode = 'bridge' | 'none' | 'host';
 
 export interface SandboxLimits {
@@ -48,6 +52,8 @@ export interface ContainerPlan {
    * `no-new-privileges` is set so no setuid binary can raise privileges.
    */
   allowSudo: boolean;
+  /** Made for the warm pool (labelled so a crash leaves nothing that a restart cannot find). */
+  pooled?: boolean;
 }
 
 function portKey(port: number): string {
@@ -79,11 +85,16 @@ export function containerOptions(plan: ContainerPlan): Docker.ContainerCreateOpt
     WorkingDir: spec.workingDir,
     ...(plan.user ? { User: plan.user } : {}),
     ...names,
-    Labels: { ...labels, [LABEL.sandboxId]: sandboxId, [LABEL.spec]: spec.id },
+    Labels: {
+      ...labels,
+      [LABEL.sandboxId]: sandboxId,
+      [LABEL.spec]: spec.id,
+      ...(plan.pooled ? { [LABEL.pool]: 'true' } : {}),
+    },
     ...(publish ? { ExposedPorts: Object.fromEntries(appPorts.map((port) => [portKey(port), {}])) } : {}),
     HostConfig: {
       Init: true,
-      NetworkMode: network,
+      NetworkMode: network === 'bridge' ? SANDBOX_NETWORK : network,
       ...(ExtraHosts ? { ExtraHosts } : {}),
       ...(publish
         ? {

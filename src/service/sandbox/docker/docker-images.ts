@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { extract } from 'tar-stream';
@@ -6,15 +7,25 @@ import { SandboxFailure } from '../sandbox-provider';
 import { dockerErrorText } from './docker-errors';
 import type { DockerConnection } from './docker-status';
 import { installLabels, LABEL } from './labels';
+import { buildOwnImage, type OwnImage } from './own-image';
 
 /** §15: a pull may take up to 15 minutes. */
 const PULL_TIMEOUT_MS = 15 * 60 * 1000;
+/** Building the own image offline makes a Debian base first (about 3 minutes here). */
+const BUILD_TIMEOUT_MS = 20 * 60 * 1000;
 
 /** What Dockhand needs to know about an image's files before it runs a sandbox from it. */
 export interface ImageContents {
   /** The non-root user to run as (the image's USER, else a login user in /etc/passwd), or null for root. */
   user: string | null;
   hasBash: boolean;
+}
+
+/** The image a sandbox runs, with what it holds. */
+export interface PreparedImage {
+  /** The configured image, or Dockhand's own one when the configured one could not be had. */
+  image: string;
+  contents: ImageContents;
 }
 
 interface PullEvent {
@@ -60,22 +71,44 @@ async function readArchivedFile(archive: NodeJS.ReadableStream): Promise<string>
   });
 }
 
+/** Waits for `task`, or rejects as soon as `signal` aborts (the task goes on for others). */
+async function unlessAborted(task: Promise<void>, signal: AbortSignal): Promise<void> {
+  await Promise.race([
+    task,
+    new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    }),
+  ]);
+}
+
 /**
- * Images on the engine: whether one is present, pulls with progress (shared by every sandbox that waits
- * for the same image), and what an image holds (its user, bash), learned once per image id.
+ * Images on the engine: whether one is present, pulls and builds with progress (one at a time per image,
+ * shared by every sandbox that waits for it), and what an image holds (its user, bash), learned once per
+ * image id. When the configured image is missing and cannot be pulled, sandboxes run Dockhand's own image,
+ * built first when it is missing too.
  */
 export class DockerImages {
   private readonly pulls = new Map<string, Promise<void>>();
+  private readonly builds = new Map<string, Promise<void>>();
   private readonly progressByImage = new Map<string, ImageProgress>();
   private readonly contentsById = new Map<string, Promise<ImageContents>>();
+  private readonly notices = new EventEmitter();
 
   constructor(
     private readonly connection: DockerConnection,
     private readonly instanceId: string,
-    /** The image `npm run sandbox:image` builds, named in pull failures. */
-    private readonly offlineImage: string,
+    private readonly ownImage: OwnImage,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.notices.setMaxListeners(0);
+  }
+
+  /** Calls `listener` with each progress message about getting `image` (pull, build, substitution). */
+  onNotice(image: string, listener: (message: string) => void): () => void {
+    this.notices.on(image, listener);
+    return () => this.notices.off(image, listener);
+  }
 
   /** The image's inspect data, or null when it is absent or Docker is not available. */
   async inspect(image: string): Promise<Docker.ImageInspectInfo | null> {
@@ -92,28 +125,57 @@ export class DockerImages {
   }
 
   /**
-   * Pulls the image unless it is present (a failure names the offline image as the fix), then tells what it
-   * holds: its user and whether it has bash.
+   * The image to run for `image` (see `available`), with what it holds: its user and whether it has bash.
    */
-  async prepare(image: string, signal: AbortSignal): Promise<ImageContents> {
-    let info = await this.inspect(image);
-    if (!info) {
-      let pull = this.pulls.get(image);
-      if (!pull) {
-        pull = this.pull(image).finally(() => this.pulls.delete(image));
-        this.pulls.set(image, pull);
+  async prepare(image: string, signal: AbortSignal): Promise<PreparedImage> {
+    const used = await this.available(image, signal);
+    const info = await this.inspect(used);
+    if (!info) throw new SandboxFailure(`Image ${used} is missing although it was just pulled or built`);
+    return { image: used, contents: await this.contents(used, info.Id, info.Config?.User ?? '') };
+  }
+
+  /**
+   * `image` when present or pulled; else Dockhand's own image, built first when it is missing too (the own
+   * image itself is never pulled: no registry has it).
+   */
+  async available(image: string, signal: AbortSignal): Promise<string> {
+    if (await this.inspect(image)) return image;
+    const own = this.ownImage.name;
+    let pullError: string | null = null;
+    if (image !== own) {
+      try {
+        await unlessAborted(
+          this.shared(this.pulls, image, () => this.pull(image)),
+          signal,
+        );
+        return image;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        pullError = error instanceof Error ? error.message : String(error);
       }
-      await Promise.race([
-        pull,
-        new Promise<never>((_, reject) => {
-          if (signal.aborted) reject(signal.reason);
-          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-        }),
-      ]);
-      info = await this.inspect(image);
-      if (!info) throw new SandboxFailure(`Image ${image} is missing although its pull succeeded`);
+      const present = (await this.inspect(own)) !== null;
+      const message =
+        `${image} could not be pulled (${pullError}); using Dockhand's own image ${own}` +
+        (present ? '' : ', built first');
+      this.logger.warn({ image, own }, message);
+      this.notices.emit(image, message);
+      if (present) return own;
     }
-    return this.contents(image, info.Id, info.Config?.User ?? '');
+    await unlessAborted(
+      this.shared(this.builds, own, () => this.build(image, pullError)),
+      signal,
+    );
+    return own;
+  }
+
+  /** The pull or build of `key` under way, else a new one from `start`. */
+  private shared(running: Map<string, Promise<void>>, key: string, start: () => Promise<void>) {
+    let task = running.get(key);
+    if (!task) {
+      task = start().finally(() => running.delete(key));
+      running.set(key, task);
+    }
+    return task;
   }
 
   /** Read once per image id, from a container that is never started. */
@@ -150,6 +212,39 @@ export class DockerImages {
     }
   }
 
+  /** Builds the own image for sandboxes that asked for `requested`; its progress shows on both. */
+  private async build(requested: string, pullError: string | null): Promise<void> {
+    const own = this.ownImage.name;
+    const show = (progress: ImageProgress) => {
+      for (const image of new Set([own, requested])) this.progressByImage.set(image, progress);
+    };
+    let logged = '';
+    this.logger.info({ image: own }, `Building the sandbox image ${own}`);
+    try {
+      await buildOwnImage(
+        this.ownImage,
+        ({ percent, message }) => {
+          const text = `Building the sandbox image ${own}: ${message}`;
+          show({ state: 'building', percent, message: text });
+          this.notices.emit(requested, text);
+          if (text !== logged) this.logger.info({ image: own, percent }, (logged = text));
+        },
+        AbortSignal.timeout(BUILD_TIMEOUT_MS),
+      );
+      for (const image of [own, requested]) this.progressByImage.delete(image);
+      this.logger.info({ image: own }, `Built the sandbox image ${own}`);
+    } catch (error) {
+      const message =
+        (pullError ? `Image ${requested} could not be pulled (${pullError}), and ` : '') +
+        `Dockhand's own image ${own} could not be built: ${error instanceof Error ? error.message : String(error)}. ` +
+        `Build it with \`npm run sandbox:image\`, or choose an image that is present.`;
+      show({ state: 'failed', percent: null, message });
+      this.logger.warn({ image: own }, message);
+      throw new SandboxFailure(message);
+    }
+  }
+
+  /** Pulls the image with progress; rejects with the engine's reason. */
   private async pull(image: string): Promise<void> {
     const docker = this.connection.client;
     this.progressByImage.set(image, { state: 'pulling', percent: null, message: `Pulling ${image}` });
@@ -167,21 +262,18 @@ export class DockerImages {
             if (percent !== null && percent >= logged + 10) {
               logged = percent;
               this.logger.info({ image, percent }, `Pulling ${image}: ${percent}%`);
+              this.notices.emit(image, `Pulling ${image}: ${percent}%`);
             }
           },
         );
       });
       const failure = events.find((event) => event.error);
       if (failure?.error) throw new Error(failure.error);
-      this.progressByImage.delete(image);
       this.logger.info({ image }, `Pulled sandbox image ${image}`);
     } catch (error) {
-      const message =
-        `Image ${image} is not present and could not be pulled: ${dockerErrorText(error)}. ` +
-        `Build the offline image with \`npm run sandbox:image\` and set DOCKHAND_SANDBOX_IMAGE=${this.offlineImage}`;
-      this.progressByImage.set(image, { state: 'failed', percent: null, message });
-      this.logger.warn({ image }, message);
-      throw new SandboxFailure(message);
+      throw new Error(dockerErrorText(error), { cause: error });
+    } finally {
+      this.progressByImage.delete(image);
     }
   }
 

@@ -12,6 +12,7 @@ import {
   type SandboxProvider,
 } from '../sandbox-provider';
 import type { SandboxRecord } from '../sandbox-store';
+import type { SandboxSpec } from '../sandbox-specs';
 import {
   APP_PORTS,
   containerOptions,
@@ -23,9 +24,10 @@ import {
 import { REMOVED_OUTSIDE_DOCKHAND, statusOf } from './container-state';
 import { dockerErrorText, dockerStatusCode, ignoringGone } from './docker-errors';
 import { DockerEventWatcher } from './docker-events';
-import { type DockerImages, isRootUser } from './docker-images';
+import { type DockerImages, type ImageContents, isRootUser } from './docker-images';
 import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
-import { LABEL } from './labels';
+import { installFilter, LABEL } from './labels';
+import { ensureSandboxNetwork } from './sandbox-network';
 
 /** §14: a sandbox whose probe keeps failing this long goes to ERROR. */
 const PROBE_FAILURE_LIMIT_MS = 30_000;
@@ -72,28 +74,61 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   async create(request: CreateRequest): Promise<ObservedState> {
     const { id, spec, signal } = request;
-    const contents = await this.images.prepare(spec.id, signal);
-    signal.throwIfAborted();
-    if (!contents.hasBash) {
-      throw new SandboxFailure(`Image ${spec.id} has no /bin/bash; choose an image that provides it.`);
+    if (request.pooled) {
+      const claimed = await this.claimPooled(id);
+      if (claimed) return claimed;
+      // The pooled container is gone or broken: a fresh one of the same id takes its place.
+      await this.removePooled(id);
     }
-    const container = await this.connection.client.createContainer(
-      containerOptions({
-        sandboxId: id,
-        instanceId: this.instanceId,
-        spec,
-        user: contents.user,
-        ...this.config,
-      }),
-    );
-    request.onCreated(container.id);
+    const { image, contents } = await this.images.prepare(spec.id, signal);
+    return this.startContainer(id, { ...spec, id: image }, contents, {
+      onCreated: request.onCreated,
+      signal,
+    });
+  }
+
+  /**
+   * Makes a warm-pool container: created, started and made ready like a sandbox's (no secrets exist at this
+   * point: they go per exec once claimed), then paused. Never pulls: an absent image is a SandboxFailure.
+   */
+  async createPooled(
+    id: string,
+    spec: SandboxSpec,
+    signal: AbortSignal,
+  ): Promise<{ containerId: string; imageId: string }> {
+    const image = await this.images.inspect(spec.id);
+    if (!image) throw new SandboxFailure(`Image ${spec.id} is not present yet`);
+    const { contents } = await this.images.prepare(spec.id, signal);
+    let containerId = '';
+    await this.startContainer(id, spec, contents, {
+      pooled: true,
+      signal,
+      onCreated: (created) => (containerId = created),
+    });
     signal.throwIfAborted();
-    await container.start();
-    // The first probe also hands /workspace (a fresh volume) and the working dir to the sandbox's user.
-    const firstProbe = contents.user
-      ? ['sh', '-c', 'mkdir -p "$1" && chown "$2" "$0" "$1"', WORKSPACE_DIR, spec.workingDir, contents.user]
-      : ['true'];
-    return this.waitUntilReady(container, firstProbe);
+    await this.connection.client.getContainer(containerId).pause();
+    return { containerId, imageId: image.Id };
+  }
+
+  /** Removes a warm-pool container (paused or not) with its volume, at once. */
+  async removePooled(id: string): Promise<void> {
+    const found = await this.ownContainer(id);
+    if (found) await ignoringGone(() => found.container.remove({ force: true }));
+    await this.removeVolume(id);
+  }
+
+  /** The sandbox ids of this install's warm-pool containers, claimed or not. */
+  async pooledIds(): Promise<string[]> {
+    const containers = await this.connection.client.listContainers({
+      all: true,
+      filters: { label: [...installFilter(this.instanceId), `${LABEL.pool}=true`] },
+    });
+    return containers.flatMap((info) => info.Labels[LABEL.sandboxId] ?? []);
+  }
+
+  /** The id of the image `image` names now, or null when it is absent. */
+  async imageId(image: string): Promise<string | null> {
+    return (await this.images.inspect(image))?.Id ?? null;
   }
 
   pause(record: SandboxRecord): Promise<ObservedState> {
@@ -125,14 +160,7 @@ export class DockerSandboxProvider implements SandboxProvider {
         await ignoringGone(() => container.stop({ t: STOP_TIMEOUT_S }));
         await ignoringGone(() => container.remove({ force: true }));
       }
-      const volume = this.connection.client.getVolume(volumeName(record.id));
-      const volumeInfo = await volume.inspect().catch((error: unknown) => {
-        if (dockerStatusCode(error) === 404) return null;
-        throw error;
-      });
-      if (volumeInfo && volumeInfo.Labels?.[LABEL.instance] === this.instanceId) {
-        await ignoringGone(() => volume.remove());
-      }
+      await this.removeVolume(record.id);
     });
   }
 
@@ -191,6 +219,76 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   async close(): Promise<void> {
     this.watcher?.close();
+  }
+
+  /** Creates and starts a sandbox's container, then waits until it is ready (RUNNING). */
+  private async startContainer(
+    id: string,
+    spec: SandboxSpec,
+    contents: ImageContents,
+    options: { signal: AbortSignal; pooled?: boolean; onCreated?: (containerId: string) => void },
+  ): Promise<ObservedState> {
+    const { signal } = options;
+    signal.throwIfAborted();
+    if (!contents.hasBash) {
+      throw new SandboxFailure(`Image ${spec.id} has no /bin/bash; choose an image that provides it.`);
+    }
+    if (this.config.network === 'bridge') await ensureSandboxNetwork(this.connection.client);
+    const container = await this.connection.client.createContainer(
+      containerOptions({
+        sandboxId: id,
+        instanceId: this.instanceId,
+        spec,
+        user: contents.user,
+        pooled: options.pooled ?? false,
+        ...this.config,
+      }),
+    );
+    options.onCreated?.(container.id);
+    signal.throwIfAborted();
+    await container.start();
+    // The first probe also hands /workspace (a fresh volume) and the working dir to the sandbox's user.
+    const firstProbe = contents.user
+      ? ['sh', '-c', 'mkdir -p "$1" && chown "$2" "$0" "$1"', WORKSPACE_DIR, spec.workingDir, contents.user]
+      : ['true'];
+    return this.waitUntilReady(container, firstProbe);
+  }
+
+  /**
+   * Claims a warm-pool container for its sandbox: unpaused, it is ready at once (it was before it was
+   * paused). Null when it is not this install's, is gone, or cannot run.
+   */
+  private async claimPooled(id: string): Promise<ObservedState | null> {
+    try {
+      const found = await this.ownContainer(id);
+      if (!found) return null;
+      const state = found.info.State.Status;
+      if (state === 'paused') await found.container.unpause();
+      else if (state !== 'running') return null;
+      return {
+        status: 'RUNNING',
+        error: null,
+        exposedUrls: exposedUrls(
+          found.info.HostConfig.NetworkMode as NetworkMode,
+          found.info.NetworkSettings.Ports,
+        ),
+      };
+    } catch (error) {
+      this.logger.warn({ sandbox: id, err: error }, 'Could not claim the warm-pool container');
+      return null;
+    }
+  }
+
+  /** Removes the sandbox's volume when it is this install's. */
+  private async removeVolume(id: string): Promise<void> {
+    const volume = this.connection.client.getVolume(volumeName(id));
+    const volumeInfo = await volume.inspect().catch((error: unknown) => {
+      if (dockerStatusCode(error) === 404) return null;
+      throw error;
+    });
+    if (volumeInfo && volumeInfo.Labels?.[LABEL.instance] === this.instanceId) {
+      await ignoringGone(() => volume.remove());
+    }
   }
 
   /**

@@ -6,6 +6,8 @@ export const LABEL = {
   instance: 'dev.dockhand.instance',
   /** Short-lived containers that read an image's files (never started). */
   probe: 'dev.dockhand.probe',
+  /** Made ahead of time for the warm pool; without a sandbox record it is unclaimed (or orphaned). */
+  pool: 'dev.dockhand.pool',
 } as const;
 
 /** The labels that mark something as this install's. */

@@ -7,6 +7,7 @@ import {
   SandboxFileError,
   type FileInfo,
   type FileType,
+  type ReadOptions,
   type SandboxFiles,
   type WriteOptions,
 } from './sandbox-files';
@@ -56,10 +57,10 @@ export class DockerSandboxFiles implements SandboxFiles {
     this.user = options.user ?? 'dockhand';
   }
 
-  async read(path: string): Promise<Buffer> {
+  async read(path: string, options: ReadOptions = {}): Promise<Buffer> {
     let target = sandboxPath(path);
     for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
-      const entry = await this.firstEntry(target);
+      const entry = await this.firstEntry(target, options.maxBytes ?? Infinity);
       if (entry.header.type === 'symlink' && entry.header.linkname) {
         target = posix.resolve(posix.dirname(target), entry.header.linkname);
       } else if (entry.header.type === 'directory') {
@@ -134,12 +135,18 @@ export class DockerSandboxFiles implements SandboxFiles {
     }
   }
 
-  private async firstEntry(path: string): Promise<{ header: tar.Header; data: Buffer | null }> {
+  private async firstEntry(
+    path: string,
+    maxBytes: number,
+  ): Promise<{ header: tar.Header; data: Buffer | null }> {
     const archive = (await this.download(path)) as Readable;
     const extract = tar.extract();
     archive.pipe(extract);
     try {
       for await (const entry of extract) {
+        if ((entry.header.size ?? 0) > maxBytes) {
+          throw new SandboxFileError('too_large', `${path} is larger than ${maxBytes} bytes`);
+        }
         const data = entry.header.type === 'file' ? await readAll(entry) : null;
         return { header: entry.header, data };
       }

@@ -3,7 +3,7 @@ import {
   chmod,
   lstat,
   mkdir,
-  readFile,
+  open,
   readdir,
   readlink,
   stat,
@@ -15,16 +15,37 @@ import { dirname, join, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar-stream';
-import { SandboxFileError, type FileInfo, type SandboxFiles, type WriteOptions } from './sandbox-files';
+import {
+  SandboxFileError,
+  type FileInfo,
+  type ReadOptions,
+  type SandboxFiles,
+  type WriteOptions,
+} from './sandbox-files';
 import { pathName, sandboxPath } from './sandbox-path';
 
 type ArchiveEntry = AsyncIterable<unknown> & { header: tar.Header; resume(): unknown };
 
 /** Files of the process provider: the sandbox is this machine, so sandbox paths are host paths. */
 export class LocalSandboxFiles implements SandboxFiles {
-  async read(path: string): Promise<Buffer> {
+  async read(path: string, options: ReadOptions = {}): Promise<Buffer> {
+    const maxBytes = options.maxBytes ?? Infinity;
     try {
-      return await readFile(sandboxPath(path));
+      const file = await open(sandboxPath(path));
+      try {
+        // Read to the end rather than trust the size: the file may grow while it is read.
+        const chunks: Buffer[] = [];
+        let total = 0;
+        for await (const chunk of file.createReadStream({ autoClose: false }) as AsyncIterable<Buffer>) {
+          total += chunk.length;
+          if (total > maxBytes)
+            throw new SandboxFileError('too_large', `${path} is larger than ${maxBytes} bytes`);
+          chunks.push(chunk);
+        }
+        return Buffer.concat(chunks);
+      } finally {
+        await file.close();
+      }
     } catch (error) {
       throw fileError(error, path);
     }

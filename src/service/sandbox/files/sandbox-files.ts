@@ -22,9 +22,14 @@ export interface WriteOptions {
   mode?: number;
 }
 
+export interface ReadOptions {
+  /** A file larger than this is refused with `too_large` before its bytes are held in memory. */
+  maxBytes?: number;
+}
+
 export interface SandboxFiles {
   /** The bytes of a file, following symlinks. */
-  read(path: string): Promise<Buffer>;
+  read(path: string, options?: ReadOptions): Promise<Buffer>;
   /** Replaces a file's content (through symlinks), keeping mode and owner; creates missing parents. */
   write(path: string, data: Buffer | string, options?: WriteOptions): Promise<void>;
   /** The entries of a directory, one level, sorted by name; symlinks are not followed. */
@@ -37,7 +42,8 @@ export interface SandboxFiles {
   download(path: string): Promise<NodeJS.ReadableStream>;
 }
 
-export type SandboxFileErrorCode = 'invalid_path' | 'not_found' | 'is_directory' | 'not_directory' | 'failed';
+export type SandboxFileErrorCode =
+  'invalid_path' | 'not_found' | 'is_directory' | 'not_directory' | 'too_large' | 'failed';
 
 export class SandboxFileError extends Error {
   constructor(

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
+import { httpError } from '../../http/errors';
 import type { ExposedUrl } from '../../../shared/api/sandboxes';
 import { WORKSPACE_DIR } from '../docker/container-options';
 import type { CreateRequest, ObservedState, ProcessTarget, SandboxProvider } from '../sandbox-provider';
@@ -50,7 +51,12 @@ export class ProcessSandboxProvider implements SandboxProvider {
     private readonly processes: SandboxProcesses,
   ) {}
 
-  async ensureAvailable(): Promise<void> {}
+  /** Pausing and ending a sandbox's process groups is only built and tested on Linux. */
+  async ensureAvailable(): Promise<void> {
+    if (process.platform !== 'linux') {
+      throw httpError(503, 'Process sandboxes need Linux; use the "docker" sandbox provider');
+    }
+  }
 
   workspaceDir(sandboxId: string): string {
     return path.join(this.dataDir, 'workspaces', sandboxId);

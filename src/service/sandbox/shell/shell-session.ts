@@ -166,6 +166,14 @@ export class ShellSession {
     await this.serialize(() => this.ensureShell());
   }
 
+  /**
+   * Holds the commands queued after this call until `ready` settles (set-up they depend on, e.g. the
+   * workspace's `git init`). Its failure is for whoever awaits `ready` to report.
+   */
+  hold(ready: Promise<unknown>): void {
+    this.serialize(() => ready).catch(() => undefined);
+  }
+
   /** Runs a command, polls (empty command) or sends input; calls wait for each other. */
   execute(request: ExecuteRequest): Promise<ShellResult> {
     return this.serialize(() => this.run(request));

@@ -18,10 +18,12 @@ import { SandboxControls } from './SandboxControls';
 interface ConversationHeaderProps {
   conversation: ConversationInfo;
   agentState: string | null;
+  /** While it starts: the latest word on getting its sandbox, e.g. an image build's step. */
+  startingNote?: string | null;
 }
 
 /** Title, status, sandbox and agent state, with Start/Stop, Pause/Resume of the agent and of its sandbox. */
-export function ConversationHeader({ conversation, agentState }: ConversationHeaderProps) {
+export function ConversationHeader({ conversation, agentState, startingNote }: ConversationHeaderProps) {
   const id = conversation.conversation_id;
   const start = useStartConversation(id);
   const stop = useStopConversation(id);
@@ -78,7 +80,10 @@ export function ConversationHeader({ conversation, agentState }: ConversationHea
           {runtime && (
             <div>
               <dt>Sandbox</dt>
-              <dd className={`fact-${runtimeStatusTone(conversation.runtime_status)}`}>{runtime}</dd>
+              <dd className={`fact-${runtimeStatusTone(conversation.runtime_status)}`}>
+                {runtime}
+                {startingNote && <span role="status">: {startingNote}</span>}
+              </dd>
             </div>
           )}
           {agent && (

@@ -5,17 +5,15 @@ import { TextWithCode } from '../TextWithCode';
 
 function ImageState({ spec }: { spec: SandboxSpecInfo }) {
   const progress = spec.image_progress;
-  if (progress?.state === 'pulling') {
+  if (progress?.state === 'pulling' || progress?.state === 'building') {
     return (
       <div className="image-progress" role="status">
         <span>{progress.message}</span>
         <progress
           max={100}
           value={progress.percent ?? undefined}
-          aria-label={`Pulling ${spec.id}`}
-          aria-valuetext={
-            progress.percent === null ? 'size not known yet' : `${Math.round(progress.percent)}%`
-          }
+          aria-label={progress.state === 'pulling' ? `Pulling ${spec.id}` : 'Building Dockhand’s own image'}
+          aria-valuetext={progress.percent === null ? 'not known yet' : `${Math.round(progress.percent)}%`}
         />
         {progress.percent !== null && <span>{Math.round(progress.percent)}%</span>}
       </div>
@@ -23,18 +21,23 @@ function ImageState({ spec }: { spec: SandboxSpecInfo }) {
   }
   if (progress?.state === 'failed') {
     return (
-      <Notice tone="error" title="The last pull failed">
-        <p>{progress.message}</p>
+      <Notice tone="error" title="The image could not be pulled or built">
         <p>
-          Check the registry is reachable, or build the offline image with <code>npm run sandbox:image</code>{' '}
-          and set <code>DOCKHAND_SANDBOX_IMAGE</code>.
+          <TextWithCode text={progress.message} />
+        </p>
+        <p>
+          Check the registry is reachable, or build Dockhand’s own image with{' '}
+          <code>npm run sandbox:image</code>.
         </p>
       </Notice>
     );
   }
   if (spec.image_present) return <span className="badge badge-ok">Image present</span>;
   return (
-    <span className="badge badge-warning" title="Pulled when a sandbox first starts from it">
+    <span
+      className="badge badge-warning"
+      title="Pulled when a sandbox first starts from it; where it cannot be, Dockhand’s own image stands in"
+    >
       Not on this machine: pulled at first start
     </span>
   );

@@ -1,9 +1,13 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import type { GitChangeStatus } from '../../../../shared/api/workspace';
+import { isLocalRepository } from '../../../../shared/api/local-repository';
 import { isApiError } from '../../api/api-error';
+import { useConversation } from '../../api/conversation-queries';
+import { useLocalRepository } from '../../api/local-repository-queries';
 import { useGitChanges, useGitDiff } from '../../api/workspace-queries';
 import { diffStat, unifiedDiff } from '../../conversation/unified-diff';
 import { DiffView } from '../DiffView';
+import { LocalRepositoryExport } from './LocalRepositoryExport';
 import { WorkspaceProblem } from './WorkspaceProblem';
 
 const STATUS_WORDS: Record<GitChangeStatus, string> = {
@@ -49,8 +53,24 @@ function moveInList(event: KeyboardEvent<HTMLUListElement>) {
   next.click();
 }
 
-/** The files changed since HEAD and the diff of one of them; re-read whenever the agent edits. */
+/**
+ * The files changed since HEAD (since the starting snapshot for a repository of this machine, with the
+ * ways to bring the work back) and the diff of one of them; re-read whenever the agent edits.
+ */
 export function ChangesPanel({ conversationId }: { conversationId: string }) {
+  const conversation = useConversation(conversationId).data;
+  const onThisMachine = isLocalRepository(conversation?.selected_repository ?? '');
+  const local = useLocalRepository(conversationId, onThisMachine).data;
+  const title = conversation?.title ?? '';
+  return (
+    <>
+      {local && <LocalRepositoryExport conversationId={conversationId} title={title} repository={local} />}
+      <ChangedFiles conversationId={conversationId} />
+    </>
+  );
+}
+
+function ChangedFiles({ conversationId }: { conversationId: string }) {
   const changes = useGitChanges(conversationId, true);
   const [chosen, setChosen] = useState<string | null>(null);
 
@@ -71,7 +91,9 @@ export function ChangesPanel({ conversationId }: { conversationId: string }) {
     return (
       <div className="empty-state">
         <p className="empty-state-title">No changes yet</p>
-        <p className="muted">The working tree matches the last commit. Edits by the agent appear here.</p>
+        <p className="muted">
+          The working tree matches the last commit (or the starting snapshot). Edits by the agent appear here.
+        </p>
       </div>
     );
   }

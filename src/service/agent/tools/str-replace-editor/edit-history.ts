@@ -34,11 +34,11 @@ export class EditHistory {
       .prepare(
         'SELECT seq, content FROM edit_history WHERE conversation_id = ? AND path = ? ORDER BY seq DESC LIMIT 1',
       )
-      .get(this.conversationId, path) as { seq: number; content: Buffer | null } | undefined;
+      .get(this.conversationId, path) as { seq: number; content: Uint8Array | null } | undefined;
     if (!row) return undefined;
     this.db
       .prepare('DELETE FROM edit_history WHERE conversation_id = ? AND path = ? AND seq = ?')
       .run(this.conversationId, path, row.seq);
-    return { previous: row.content };
+    return { previous: row.content && Buffer.from(row.content) };
   }
 }

@@ -1,0 +1,69 @@
+import { ValidationFailed } from '../http/validation';
+import type { GitSandbox } from '../git/git-sandbox';
+import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import { copyDirectory, copyIntoSandbox, hasCopy } from './copy-into-sandbox';
+import { LocalRepositoryStore } from './local-repository-store';
+import { resolveLocalRepository } from './resolve-repository';
+
+const MB = 1024 * 1024;
+/** Progress is reported for copies above this size, at most once a second. */
+const PROGRESS_FROM_BYTES = 20 * MB;
+
+export interface LocalCopyStep {
+  conversationId: string;
+  dataDir: string;
+  /** The repository's real path, as the conversation was created with it. */
+  repository: string;
+  branch: string | null;
+  sandbox: GitSandbox;
+  files: SandboxFiles;
+  workingDir: string;
+  identity: Record<string, string>;
+  report: (message: string) => void;
+}
+
+/**
+ * The start step of a conversation on a local repository: checks the repository again (it may have changed
+ * since the conversation was created), copies it into the sandbox with progress, and records the baseline.
+ * A conversation that starts again keeps its copy. Returns the copy's folder.
+ */
+export async function copyLocalRepository(step: LocalCopyStep): Promise<string> {
+  try {
+    return await copy(step);
+  } catch (error) {
+    const reason =
+      error instanceof ValidationFailed
+        ? error.detail.map((d) => d.msg.replace(/^Value error, /, '')).join('; ')
+        : (error as Error).message;
+    throw new Error(`Copying ${step.repository} failed: ${reason}`, { cause: error });
+  }
+}
+
+async function copy(step: LocalCopyStep): Promise<string> {
+  const store = new LocalRepositoryStore(step.dataDir);
+  const directory = copyDirectory(step.workingDir, step.repository);
+  if ((await store.load(step.conversationId)) && (await hasCopy(step.sandbox, directory))) return directory;
+  const repository = await resolveLocalRepository(step.repository, step.branch);
+  step.report(`Copying ${repository.root}`);
+  let reportedAt = 0;
+  const copied = await copyIntoSandbox({
+    repository,
+    sandbox: step.sandbox,
+    files: step.files,
+    workingDir: step.workingDir,
+    identity: step.identity,
+    progress: (sent, total) => {
+      const now = Date.now();
+      if (total < PROGRESS_FROM_BYTES || (now - reportedAt < 1000 && sent < total)) return;
+      reportedAt = now;
+      step.report(`Copying ${repository.root}: ${Math.round(sent / MB)} of ${Math.round(total / MB)} MB`);
+    },
+  });
+  await store.save(step.conversationId, {
+    repository: repository.root,
+    branch: repository.branch,
+    start_commit: repository.head,
+    baseline_commit: copied.baseline,
+  });
+  return copied.directory;
+}
