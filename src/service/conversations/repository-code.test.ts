@@ -51,6 +51,7 @@ describe('RepositoryConsent', () => {
   it('in confirmation mode waits for the user: confirmed runs under a new action, rejected does not run', async () => {
     const confirmed = consent();
     const allowed = confirmed.gate.approve(SETUP);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(confirmed.gate.pending).toBe(true);
     confirmed.gate.decide('user_confirmed');
     const id = await allowed;
@@ -60,16 +61,32 @@ describe('RepositoryConsent', () => {
 
     const rejected = consent();
     const refused = rejected.gate.approve(SETUP);
+    await new Promise((resolve) => setImmediate(resolve));
     rejected.gate.decide('user_rejected', 'no');
     expect(await refused).toBeNull();
     expect(rejected.copies()).toEqual(['awaiting_confirmation', 'rejected']);
     expect(rejected.events.find((e) => e.observation === 'user_rejected')?.content).toMatch(/\nReason: no$/);
   });
 
+  it('asks one question at a time, in order', async () => {
+    const { gate, copies } = consent();
+    const first = gate.approve(SETUP);
+    const second = gate.approve({ ...SETUP, kind: 'git_hook', name: '.openhands/pre-commit.sh' });
+    await Promise.resolve();
+    expect(copies()).toEqual(['awaiting_confirmation']);
+    gate.decide('user_rejected');
+    expect(await first).toBeNull();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(copies()).toEqual(['awaiting_confirmation', 'rejected', 'awaiting_confirmation']);
+    gate.decide('user_confirmed');
+    expect(await second).not.toBeNull();
+  });
+
   it('a Stop while waiting ends the wait and nothing runs', async () => {
     const stop = new AbortController();
     const { gate, copies } = consent({ signal: stop.signal });
     const asked = gate.approve(SETUP);
+    await new Promise((resolve) => setImmediate(resolve));
     stop.abort();
     expect(await asked).toBeNull();
     expect(copies()).toEqual(['awaiting_confirmation']);
