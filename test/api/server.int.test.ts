@@ -142,14 +142,21 @@ describe('server routes, options and OpenAPI', () => {
       openapi: string;
       paths: Record<
         string,
-        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> }; security?: unknown }>
       >;
       components: { securitySchemes: unknown };
     };
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes).toEqual({
       SessionApiKey: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' },
+      SessionApiKeyQuery: { type: 'apiKey', in: 'query', name: 'session_api_key' },
     });
+    // The query key is documented, and taken, on the event stream only.
+    expect(doc.paths['/api/conversations/{id}/events/stream']?.get?.security).toEqual([
+      { SessionApiKey: [] },
+      { SessionApiKeyQuery: [] },
+    ]);
+    expect(doc.paths['/api/settings']?.get?.security).toEqual([{ SessionApiKey: [] }]);
     for (const [path, methods] of Object.entries(ROUTES)) {
       expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual([...methods].sort());
     }

@@ -40,13 +40,21 @@ export function buildOpenApi(routes: RouteSpec[], version: string, about: Docume
     in: 'header',
     name: 'X-Session-API-Key',
   });
+  // Only event streams take the key in the query, for clients that cannot send headers.
+  registry.registerComponent('securitySchemes', 'SessionApiKeyQuery', {
+    type: 'apiKey',
+    in: 'query',
+    name: 'session_api_key',
+  });
   for (const route of routes) {
     registry.registerPath({
       method: route.method,
       path: openApiPath(route.path),
       summary: route.summary,
       tags: [route.tag],
-      security: route.open ? [] : [{ SessionApiKey: [] }],
+      security: route.open
+        ? []
+        : [{ SessionApiKey: [] }, ...(route.keyInQuery ? [{ SessionApiKeyQuery: [] }] : [])],
       request: {
         ...(route.body
           ? {
