@@ -6,6 +6,7 @@ describe('resolveSandboxConfig', () => {
     expect(resolveSandboxConfig({}, {})).toEqual({
       provider: null,
       image: null,
+      imageBuildScript: null,
       network: 'bridge',
       limits: { cpus: 2, memoryBytes: 4 * 1024 ** 3, pids: 1024 },
       allowSudo: true,
