@@ -84,6 +84,7 @@ test('a repository of this machine: started from the path field, reviewed, appli
   await expect(applied).toContainText('greeting.txt', AGENT_WAIT);
   expect(readFileSync(`${repo.root}/greeting.txt`, 'utf8')).toBe('hello world\n');
   expect(repo.read('notes.md')).toBe('my uncommitted notes\n');
+  await applied.scrollIntoViewIfNeeded();
   await screenshot(page, 'local-repository-applied');
 
   await page.getByLabel('New branch').fill('dockhand/fix-greeting');

@@ -18,11 +18,14 @@ ensure_node() {
       *) echo "Unsupported platform $(uname -s)-$(uname -m); install Node.js $DOCKHAND_NODE_VERSION yourself." >&2; return 1 ;;
     esac
     echo "Installing Node.js $DOCKHAND_NODE_VERSION into .tools/node (npm package $pkg)..."
-    tmp="$(mktemp -d)"
+    mkdir -p "$(dirname "$DOCKHAND_NODE_DIR")"
+    tmp="$(mktemp -d "$(dirname "$DOCKHAND_NODE_DIR")/.node-install.XXXXXX")"
     (cd "$tmp" && npm pack --silent "$pkg@$DOCKHAND_NODE_VERSION" >/dev/null) || return 1
-    rm -rf "$DOCKHAND_NODE_DIR" && mkdir -p "$DOCKHAND_NODE_DIR"
-    tar -xzf "$tmp"/*.tgz -C "$DOCKHAND_NODE_DIR" --strip-components=1
-    rm -rf "$tmp"
+    # Unpacked beside it, then renamed into place: a shell using the old Node never sees a half-written one.
+    mkdir -p "$tmp/node"
+    tar -xzf "$tmp"/*.tgz -C "$tmp/node" --strip-components=1
+    rm -rf "$DOCKHAND_NODE_DIR.old" && { [ ! -e "$DOCKHAND_NODE_DIR" ] || mv "$DOCKHAND_NODE_DIR" "$DOCKHAND_NODE_DIR.old"; }
+    mv "$tmp/node" "$DOCKHAND_NODE_DIR" && rm -rf "$DOCKHAND_NODE_DIR.old" "$tmp"
   fi
   export PATH="$DOCKHAND_NODE_DIR/bin:$PATH"
   export npm_config_nodedir="$DOCKHAND_NODE_DIR"

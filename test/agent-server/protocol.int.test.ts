@@ -6,6 +6,7 @@ import {
   closeSandboxService,
   dockerSkipReason,
   startSandboxService,
+  untilConversation,
   useScriptedModel,
 } from '../sandbox/support';
 import {
@@ -392,6 +393,13 @@ describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox'
     expect(after).toEqual(before);
     socket = await client.connect();
     await socket.next((f) => f.kind === 'MessageEvent', 'the resent events');
+    // The socket started the conversation again (the pause stopped it); let that finish before going on.
+    await untilConversation(
+      service,
+      conversationId,
+      (c) => c.status !== 'STARTING' && c.runtime_status === 'STATUS$READY',
+      'the conversation to start again',
+    );
 
     if (TRANSCRIPT) {
       writeTranscript(

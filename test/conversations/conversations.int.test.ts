@@ -151,6 +151,7 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
         'pr_number',
         'runtime_status',
         'sandbox_id',
+        'sandbox_secrets',
         'selected_branch',
         'selected_repository',
         'session_api_key',

@@ -81,7 +81,8 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
       (await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] }
     ).events;
     expect(events.filter((e) => e.observation === 'mcp').map((e) => e.content)).toEqual([
-      `echo: hi\ncwd=${target.workingDir} uid=${process.getuid?.() ?? ''} FIXTURE_ENV=on-host`,
+      // The server got its env value; as an MCP secret it is masked in events.
+      `echo: hi\ncwd=${target.workingDir} uid=${process.getuid?.() ?? ''} FIXTURE_ENV=<secret_hidden>`,
       'one pixel',
     ]);
     // The vision model got the image after the tool results.

@@ -128,7 +128,8 @@ describe.skipIf(skip !== null)('MCP stdio servers inside the Docker sandbox', ()
     expect(echoAction?.args).toMatchObject({ name: 'echo', arguments: { text: 'hi' }, security_risk: 0 });
     const mcpResults = events.filter((e) => e.observation === 'mcp');
     expect(mcpResults.map((e) => e.content)).toEqual([
-      'echo: hi\ncwd=/workspace/project uid=1000 FIXTURE_ENV=from-config',
+      // The server got its env value; as an MCP secret it is masked in events.
+      'echo: hi\ncwd=/workspace/project uid=1000 FIXTURE_ENV=<secret_hidden>',
       'thought about names',
       '{"isError":true,"error":"Tool \\"sleep\\" timed out after 2 seconds"}',
     ]);

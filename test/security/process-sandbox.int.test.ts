@@ -79,11 +79,13 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox runs on this 
     const events = await conversationEvents(service, id);
     const shown = events.filter((e) => e.args?.repository_code);
     expect(
-      shown.map((e) => [(e.args?.repository_code as { kind: string }).kind, e.args?.confirmation_state]),
+      shown
+        .map((e) => [(e.args?.repository_code as { kind: string }).kind, e.args?.confirmation_state])
+        .sort(),
     ).toEqual([
-      ['setup_script', 'rejected'],
       ['git_hook', 'rejected'],
       ['mcp_server', 'rejected'],
+      ['setup_script', 'rejected'],
     ]);
     for (const action of shown) {
       expect(events.find((e) => e.cause === action.id)).toMatchObject({

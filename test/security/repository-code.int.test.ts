@@ -27,7 +27,7 @@ const HOSTILE = {
   'README.md': 'hostile\n',
 };
 
-type Code = { kind: string; name: string; content: string };
+type Code = { id: string; kind: string; name: string; content: string };
 const codeOf = (event: V0Event) => event.args?.repository_code as Code | undefined;
 
 describe.skipIf(skip !== null)('repository code needs the user’s consent (Docker sandbox)', () => {
@@ -54,17 +54,22 @@ describe.skipIf(skip !== null)('repository code needs the user’s consent (Dock
     service.api('POST', `/api/conversations/${id}/events`, {
       body: { action: 'change_agent_state', args: { agent_state: state, reason: 'not trusted' } },
     });
-  /** Waits for the start to ask about `kind`, checks how it asks, and returns the conversation's sandbox. */
-  const asked = async (id: string, kind: string) => {
+  /** Waits for the start's next unanswered question (they come one at a time) and checks how it asks. */
+  const nextQuestion = async (id: string) => {
+    const unanswered = (all: V0Event[]) =>
+      all.find(
+        (e) =>
+          e.args?.confirmation_state === 'awaiting_confirmation' &&
+          !all.some((other) => other.id > e.id && codeOf(other)?.id === codeOf(e)?.id),
+      );
     const events = await until(
       () => conversationEvents(service, id),
-      (all) =>
-        all.some((e) => codeOf(e)?.kind === kind && e.args?.confirmation_state === 'awaiting_confirmation'),
-      `the question about the ${kind}`,
+      (all) => unanswered(all) !== undefined,
+      'a question about repository code',
     );
     const info = await conversationInfo(service, id);
     expect(info).toMatchObject({ status: 'STARTING', agent_state: 'awaiting_user_confirmation' });
-    return { events, sandboxId: info.sandbox_id as string };
+    return { question: unanswered(events) as V0Event, sandboxId: info.sandbox_id as string };
   };
   const exists = async (sandboxId: string, file: string) =>
     (await execIn(sandboxId, `test -e ${file} && echo yes || echo no`)).stdout.trim() === 'yes';
@@ -77,46 +82,42 @@ describe.skipIf(skip !== null)('repository code needs the user’s consent (Dock
     });
     const id = (created.json as { conversation_id: string }).conversation_id;
 
-    const setup = await asked(id, 'setup_script');
-    const question = setup.events.find((e) => codeOf(e)?.kind === 'setup_script');
-    expect(question).toMatchObject({
-      source: 'environment',
-      action: 'run',
-      args: { hidden: true, security_risk: 2 },
-    });
-    expect(codeOf(question as V0Event)).toEqual({
-      id: expect.any(String),
-      kind: 'setup_script',
-      name: '.openhands/setup.sh',
-      content: HOSTILE['.openhands/setup.sh'],
-    });
-    expect(await exists(setup.sandboxId, '/tmp/pwned-setup')).toBe(false);
-    expect((await decide(id, 'user_rejected')).status).toBe(200);
-
-    const hook = await asked(id, 'git_hook');
-    expect(codeOf(hook.events.find((e) => codeOf(e)?.kind === 'git_hook') as V0Event)?.content).toBe(
-      HOSTILE['.openhands/pre-commit.sh'],
-    );
-    expect(await exists(hook.sandboxId, '/tmp/pwned-setup')).toBe(false);
-    expect(await exists(hook.sandboxId, '/workspace/project/repo/.git/hooks/pre-commit')).toBe(false);
-    expect((await decide(id, 'user_confirmed')).status).toBe(200);
-
-    const mcp = await asked(id, 'mcp_server');
-    expect(codeOf(mcp.events.find((e) => codeOf(e)?.kind === 'mcp_server') as V0Event)?.content).toContain(
-      "sh -c 'touch /tmp/pwned-mcp; sleep 5'",
-    );
-    expect((await decide(id, 'user_rejected')).status).toBe(200);
+    let sandboxId = '';
+    const answers: Record<string, 'user_confirmed' | 'user_rejected'> = {
+      setup_script: 'user_rejected',
+      git_hook: 'user_confirmed',
+      mcp_server: 'user_rejected',
+    };
+    for (let asked = 0; asked < 3; asked++) {
+      const next = await nextQuestion(id);
+      sandboxId = next.sandboxId;
+      const code = codeOf(next.question) as Code;
+      expect(next.question).toMatchObject({
+        source: 'environment',
+        action: 'run',
+        args: { hidden: true, security_risk: 2 },
+      });
+      if (code.kind === 'mcp_server') expect(code.content).toContain("sh -c 'touch /tmp/pwned-mcp; sleep 5'");
+      else expect(code.content).toBe(HOSTILE[code.name as keyof typeof HOSTILE]);
+      // Nothing ran while the user was asked.
+      for (const mark of ['/tmp/pwned-setup', '/tmp/pwned-mcp'])
+        expect(await exists(sandboxId, mark)).toBe(false);
+      expect((await decide(id, answers[code.kind] as 'user_confirmed')).status).toBe(200);
+    }
 
     await until(
       () => conversationInfo(service, id),
       (c) => c.agent_state === 'awaiting_user_input',
       'the agent to answer',
     );
-    expect(await exists(mcp.sandboxId, '/tmp/pwned-setup')).toBe(false);
-    expect(await exists(mcp.sandboxId, '/tmp/pwned-mcp')).toBe(false);
-    expect(
-      (await execIn(mcp.sandboxId, 'cat /workspace/project/repo/.git/hooks/pre-commit')).stdout,
-    ).toContain('# dockhand-pre-commit-wrapper');
+    expect(await exists(sandboxId, '/tmp/pwned-setup')).toBe(false);
+    expect(await exists(sandboxId, '/tmp/pwned-mcp')).toBe(false);
+    // The confirmed hook is installed while the agent already thinks (its commands wait for it).
+    await until(
+      async () => (await execIn(sandboxId, 'cat /workspace/project/repo/.git/hooks/pre-commit')).stdout,
+      (hook) => hook.includes('# dockhand-pre-commit-wrapper'),
+      'the confirmed hook',
+    );
 
     const events = await conversationEvents(service, id);
     const settled = (kind: string) =>

@@ -1,8 +1,8 @@
-import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 import { type OpenApiDocument, type Operation, operationsOf } from './fuzz-requests';
 import { addressSpreader, loopbackRequest as request } from './loopback-request';
+import { socketHandshake } from './socket-handshake';
 
 const OPEN = ['GET /alive', 'GET /health', 'GET /api/openapi.json'];
 const SSE = '/api/conversations/x/events/stream';
@@ -46,19 +46,8 @@ describe('security sweep over every route of the OpenAPI document', () => {
   it('refuses the SSE stream with a wrong key in the query, and socket.io with connect_error', async () => {
     const sse = await request(svc.port, 'GET', `${SSE}?session_api_key=wrong`, {}, nextAddress());
     expect({ status: sse.status, body: sse.json }).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
-    for (const query of [{ conversation_id: 'x' }, { conversation_id: 'x', session_api_key: 'wrong' }]) {
-      const message = await new Promise<string>((resolve) => {
-        const socket = ioClient(svc.url, { query, transports: ['websocket'], reconnection: false });
-        socket.on('connect_error', (error) => {
-          socket.close();
-          resolve(error.message);
-        });
-        socket.on('connect', () => {
-          socket.close();
-          resolve('connected');
-        });
-      });
-      expect(message).toBe('invalid_session_api_key');
+    for (const key of [undefined, 'wrong']) {
+      expect(await socketHandshake(svc.url, { key })).toBe('invalid_session_api_key');
     }
   });
 

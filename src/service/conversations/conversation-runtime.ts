@@ -148,13 +148,16 @@ export class ConversationRuntime {
     const repository = await this.prepareRepository(workspace);
     const setup = this.runRepositorySetup(workspace, repository.dir);
     this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
-    // Hooks follow the setup script, as before; the agent's commands wait for them.
-    const hooks = setup.then(() => this.installGitHooks(workspace, repository.dir));
+    // Hooks follow the setup script, as before; the agent's commands wait for them. The user is asked about
+    // the hook before the agent starts, so every question about repository code comes first.
+    const hookApproval = setup.then(() => this.approveGitHook(workspace, repository.dir));
+    const hooks = hookApproval.then((actionId) => this.installGitHook(workspace, repository.dir, actionId));
     this.settingUp = settledLater(Promise.all([workspace.started, repository.initialized, hooks]));
     this.report(RUNTIME_STATUS.settingUpSkills, 'Loading microagents...');
     const [setupNote, microagents] = await Promise.all([
       setup,
       this.loadMicroagents(workspace, repository.dir),
+      hookApproval,
     ]);
     workspace.shell.hold(hooks);
     const recall = this.recall(workspace, repository.dir, microagents, setupNote);
@@ -479,27 +482,47 @@ export class ConversationRuntime {
     return outcome.ran ? outcome.note : null;
   }
 
-  /** The `.openhands/pre-commit.sh` hook, installed with the user's say; a failure only warns. */
-  private async installGitHooks(workspace: Workspace, repoDir: string): Promise<void> {
-    const exec = this.gitSandbox(workspace.target).exec;
+  /**
+   * Step 7, first half: with `.openhands/pre-commit.sh` and no wrapper yet, the user's say over installing it.
+   * The id of the action it is installed under, or null (nothing to install, rejected, or a warning).
+   */
+  private async approveGitHook(workspace: Workspace, repoDir: string): Promise<number | null> {
     try {
-      if ((await preCommitHookState(exec, repoDir)) !== 'missing') return;
+      if ((await preCommitHookState(this.gitSandbox(workspace.target).exec, repoDir)) !== 'missing')
+        return null;
       const script = path.posix.join(repoDir, PRE_COMMIT_SCRIPT);
-      const actionId = await this.approve({
+      return await this.approve({
         kind: 'git_hook',
         name: PRE_COMMIT_SCRIPT,
         content: (await workspace.files.read(script)).toString('utf8'),
         command: `${script} # as the repository's pre-commit hook`,
       });
-      if (actionId === null) return;
-      await installPreCommitHook(exec, repoDir);
+    } catch (error) {
+      return this.hookWarning(error);
+    }
+  }
+
+  /** Step 7, second half: installs the approved hook; a failure only warns. */
+  private async installGitHook(
+    workspace: Workspace,
+    repoDir: string,
+    actionId: number | null,
+  ): Promise<void> {
+    if (actionId === null) return;
+    try {
+      await installPreCommitHook(this.gitSandbox(workspace.target).exec, repoDir);
       this.appendEvent(
         hiddenObservation('run', `Installed ${PRE_COMMIT_SCRIPT} as the pre-commit hook.`, actionId),
       );
     } catch (error) {
-      if (!(error instanceof GitHookError)) throw error;
-      this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message: error.message });
+      this.hookWarning(error);
     }
+  }
+
+  private hookWarning(error: unknown): null {
+    if (!(error instanceof GitHookError)) throw error;
+    this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message: error.message });
+    return null;
   }
 
   /** Microagents' MCP stdio servers that the user's say lets start (each answered once it is allowed). */

@@ -47,6 +47,8 @@ type Decision = { confirmed: boolean; reason: string };
  */
 export class RepositoryConsent {
   private waiting: ((decision: Decision) => void) | null = null;
+  /** Questions come one at a time, in the order they were asked. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: RepositoryConsentDeps) {}
 
@@ -63,9 +65,16 @@ export class RepositoryConsent {
   }
 
   /** Shows `code` and returns the id of the action it runs under, or null when it must not run. */
-  async approve(piece: RepositoryCode): Promise<number | null> {
+  approve(piece: RepositoryCode): Promise<number | null> {
+    const answer = this.queue.then(() => this.ask(piece));
+    this.queue = answer.catch(() => undefined);
+    return answer;
+  }
+
+  private async ask(piece: RepositoryCode): Promise<number | null> {
     // One id for every copy of this question, so a client pairs the request with its answer.
     const code = { ...piece, id: randomUUID() };
+    if (this.deps.signal.aborted) return null;
     if (this.deps.sandboxKind === 'process') {
       const action = this.action(code, 'rejected');
       this.deps.record(hiddenObservation('error', PROCESS_SANDBOX_NOTE, action.id));

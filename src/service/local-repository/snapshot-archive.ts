@@ -37,30 +37,42 @@ export function isSafeRepositoryPath(relative: string): boolean {
     );
 }
 
+/** How many files are looked at, or read ahead, at once. */
+const PARALLEL = 64;
+/** Files up to this size are read whole; larger ones are streamed into the archive. */
+const READ_WHOLE_BYTES = 4 * 1024 * 1024;
+
+/** `fn` of every item, `PARALLEL` at a time, in order. */
+async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += PARALLEL)
+    results.push(...(await Promise.all(items.slice(start, start + PARALLEL).map(fn))));
+  return results;
+}
+
 /** Regular files below `folder`, as entries under `prefix`; links and other kinds are left out. */
 async function filesBelow(
   folder: string,
   prefix: string,
   skip: (relative: string) => boolean,
 ): Promise<Entry[]> {
-  const entries: Entry[] = [];
   const names = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  for (const dirent of names) {
-    if (!dirent.isFile()) continue;
-    const source = path.join(dirent.parentPath, dirent.name);
-    const relative = path.relative(folder, source).split(path.sep).join('/');
-    if (skip(relative)) continue;
+  const files = names
+    .filter((dirent) => dirent.isFile())
+    .map((dirent) => path.join(dirent.parentPath, dirent.name))
+    .map((source) => ({ source, relative: path.relative(folder, source).split(path.sep).join('/') }))
+    .filter((file) => !skip(file.relative));
+  return inBatches(files, async ({ source, relative }) => {
     const info = await lstat(source);
-    entries.push({
+    return {
       name: `${prefix}/${relative}`,
       source,
       size: info.size,
       mode: 0o444,
       mtime: info.mtime,
       linkTarget: null,
-    });
-  }
-  return entries;
+    };
+  });
 }
 
 /** The object folders of the repository: its own and those it borrows from (`objects/info/alternates`). */
@@ -119,28 +131,33 @@ async function workingTreeEntries(root: string): Promise<Entry[]> {
     }
     return known;
   };
-  const entries: Entry[] = [];
-  for (const relative of paths) {
-    if (!isSafeRepositoryPath(relative)) continue;
+  const entries = await inBatches(paths, async (relative): Promise<Entry | null> => {
+    if (!isSafeRepositoryPath(relative)) return null;
     const folder = path.posix.dirname(relative);
-    if (folder !== '.' && !(await insideRoot(folder))) continue;
+    if (folder !== '.' && !(await insideRoot(folder))) return null;
     const source = path.join(root, relative);
     const info = await lstat(source).catch(() => null);
     if (info?.isSymbolicLink()) {
-      entries.push({
+      return {
         name: relative,
         source,
         size: 0,
         mode: 0o777,
         mtime: info.mtime,
         linkTarget: await readlink(source),
-      });
-    } else if (info?.isFile()) {
-      const mode = info.mode & 0o111 ? 0o755 : 0o644;
-      entries.push({ name: relative, source, size: info.size, mode, mtime: info.mtime, linkTarget: null });
+      };
     }
-  }
-  return entries;
+    if (!info?.isFile()) return null;
+    return {
+      name: relative,
+      source,
+      size: info.size,
+      mode: info.mode & 0o111 ? 0o755 : 0o644,
+      mtime: info.mtime,
+      linkTarget: null,
+    };
+  });
+  return entries.filter((entry): entry is Entry => entry !== null);
 }
 
 /** Every folder above the entries, parents before their children. */
@@ -153,22 +170,52 @@ function foldersOf(entries: Entry[]): string[] {
   return [...folders].sort();
 }
 
-/** Adds one file to the archive, opened without following a link that replaced it since it was listed. */
-async function addFile(pack: tar.Pack, entry: Entry, owner: ArchiveOwner): Promise<void> {
-  const header = { name: entry.name, mode: entry.mode, mtime: entry.mtime, uid: owner.uid, gid: owner.gid };
-  if (entry.linkTarget !== null) {
-    await new Promise<void>((resolve, reject) =>
-      pack.entry({ ...header, type: 'symlink', linkname: entry.linkTarget ?? '' }, (error) =>
-        error ? reject(error) : resolve(),
-      ),
-    );
-    return;
-  }
+/** Opens a listed file without following a link that replaced it since, and checks it kept its size. */
+async function openListed(entry: Entry) {
   const handle = await open(entry.source, constants.O_RDONLY | constants.O_NOFOLLOW);
+  if ((await handle.stat()).size !== entry.size) {
+    await handle.close();
+    throw new Error(`${entry.source} changed while it was copied`);
+  }
+  return handle;
+}
+
+/** A small file's bytes, read ahead of its turn; null for links and large files (streamed in turn). */
+async function readAhead(entry: Entry): Promise<Buffer | null> {
+  if (entry.linkTarget !== null || entry.size > READ_WHOLE_BYTES) return null;
+  const handle = await openListed(entry);
   try {
-    const size = (await handle.stat()).size;
-    if (size !== entry.size) throw new Error(`${entry.source} changed while it was copied`);
-    const sink = pack.entry({ ...header, type: 'file', size });
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `readAhead`, with its failure reported when its turn comes (not as an unhandled rejection before). */
+function readLater(entry: Entry): Promise<Buffer | null> {
+  const read = readAhead(entry);
+  read.catch(() => undefined);
+  return read;
+}
+
+/** Adds one entry to the archive, from `data` when it was read ahead. */
+async function addEntry(
+  pack: tar.Pack,
+  entry: Entry,
+  data: Buffer | null,
+  owner: ArchiveOwner,
+): Promise<void> {
+  const header = { name: entry.name, mode: entry.mode, mtime: entry.mtime, uid: owner.uid, gid: owner.gid };
+  const added = (full: Parameters<tar.Pack['entry']>[0], body: Buffer) =>
+    new Promise<void>((resolve, reject) =>
+      pack.entry(full, body, (error) => (error ? reject(error) : resolve())),
+    );
+  if (entry.linkTarget !== null)
+    return added({ ...header, type: 'symlink', linkname: entry.linkTarget }, Buffer.alloc(0));
+  if (data) return added({ ...header, type: 'file', size: data.length }, data);
+  const handle = await openListed(entry);
+  try {
+    const sink = pack.entry({ ...header, type: 'file', size: entry.size });
     await pipeline(createReadStream('', { fd: handle, autoClose: false }), sink);
   } finally {
     await handle.close();
@@ -202,8 +249,13 @@ export async function snapshotArchive(
     pack.entry({ ...header, name: '.git/packed-refs' }, refs);
     if (shallow) pack.entry({ ...header, name: '.git/shallow' }, shallow);
     let sent = 0;
-    for (const entry of entries) {
-      await addFile(pack, entry, owner);
+    // Files are read PARALLEL ahead of the one being added, so the disk is never idle.
+    const reads = entries.slice(0, PARALLEL).map(readLater);
+    for (const [index, entry] of entries.entries()) {
+      const next = entries[index + PARALLEL];
+      if (next) reads.push(readLater(next));
+      await addEntry(pack, entry, await (reads[index] as Promise<Buffer | null>), owner);
+      reads[index] = Promise.resolve(null);
       sent += entry.size;
       progress(sent, totalBytes);
     }

@@ -33,7 +33,7 @@ describe('openDatabase', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('creates the file with every migration, WAL, NORMAL sync, foreign keys and a busy timeout', () => {
+  it('creates the file with every migration, WAL, NORMAL sync, foreign keys, a busy timeout and reads mapped', () => {
     db = openDatabase(dir);
     expect(db.file).toBe(path.join(dir, DATABASE_FILE));
     expect(pragma(db, 'user_version')).toBe(LATEST);
@@ -41,6 +41,7 @@ describe('openDatabase', () => {
     expect(pragma(db, 'synchronous')).toBe(1);
     expect(pragma(db, 'foreign_keys')).toBe(1);
     expect(pragma(db, 'busy_timeout')).toBe(5000);
+    expect(pragma(db, 'mmap_size')).toBe(256 * 1024 * 1024);
     db.close();
     db = openDatabase(dir);
     expect(pragma(db, 'user_version')).toBe(LATEST);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { laxBool, pageLimit } from './fields';
 import { ImageUrl } from './conversations';
+import { EXECUTION_STATUSES } from './app-conversations';
 
 /**
  * The agent-server protocol OpenHands V1 clients speak to a sandbox (upstream `openhands-agent-server`):
@@ -90,21 +91,11 @@ export const EventsSocketQuery = z.object({
   after_timestamp: datetime.optional(),
 });
 
-export const EXECUTION_STATUSES_V1 = [
-  'idle',
-  'running',
-  'paused',
-  'waiting_for_confirmation',
-  'finished',
-  'error',
-  'stuck',
-] as const;
-
 /** `GET /api/conversations/{id}`: the parts of the SDK's ConversationInfo that Dockhand has. */
 export const AgentServerConversationInfo = z.object({
   id: z.string(),
   title: z.string(),
-  execution_status: z.enum(EXECUTION_STATUSES_V1),
+  execution_status: z.enum(EXECUTION_STATUSES),
   confirmation_policy: z.object({ kind: z.enum(['NeverConfirm', 'AlwaysConfirm', 'ConfirmRisky']) }),
   workspace: z.object({ kind: z.literal('LocalWorkspace'), working_dir: z.string() }),
   created_at: z.string(),

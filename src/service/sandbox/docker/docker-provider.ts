@@ -80,6 +80,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       // The pooled container is gone or broken: a fresh one of the same id takes its place.
       await this.removePooled(id);
     }
+    // Where the spec's image cannot be had, Dockhand's own image stands in.
     const { image, contents } = await this.images.prepare(spec.id, signal);
     return this.startContainer(id, { ...spec, id: image }, contents, {
       onCreated: request.onCreated,

@@ -84,7 +84,12 @@ function ServerRow({ row, number, errors, path, onChange, onRemove }: RowProps) 
             value={row.args}
             onChange={(e) => onChange({ args: e.target.value })}
           />
-          <Field id={id('env')} label="Environment" hint="One NAME=value per line." error={envError}>
+          <Field
+            id={id('env')}
+            label="Environment"
+            hint="One NAME=value per line. Values are kept in the keychain; ********** keeps the stored value."
+            error={envError}
+          >
             {(control) => (
               <textarea
                 {...control}
