@@ -16,8 +16,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { runInContainer } from '../src/service/sandbox/files/container-command';
-import { containerOptions, DEFAULT_LIMITS } from '../src/service/sandbox/docker/container-options';
-import { newSandboxId, volumeName } from '../src/service/sandbox/sandbox-id';
+import { volumeName } from '../src/service/sandbox/sandbox-id';
 import type { V0Event } from '../src/shared/api/events';
 import type { ServerInfo } from '../src/shared/api/server';
 import {
@@ -34,6 +33,7 @@ import { startGitHubRepositories, type GitHubRepositories } from '../test/suppor
 import { startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm';
 import type { TestService } from '../test/support/service';
 import { until } from '../test/support/until';
+import { baselineContainer, median, runBench } from './support/bench-kit';
 
 const COLD_MAX_RATIO = 1.3;
 const WARM_MAX_MS = 150;
@@ -50,14 +50,6 @@ interface Times {
 interface Variant {
   name: string;
   run(): Promise<Times>;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 async function serverInfo(service: TestService): Promise<ServerInfo> {
@@ -115,25 +107,15 @@ async function conversation(service: TestService, llm: ScriptedLlm, repository: 
 
 /** The baseline: dockerode create + start + one exec, with the options the service gives its containers. */
 async function rawDocker(user: string | null): Promise<Times> {
-  const sandboxId = newSandboxId();
-  const options = containerOptions({
-    sandboxId,
+  const baseline = baselineContainer(docker, {
     instanceId: RAW_INSTANCE,
-    spec: {
-      id: TEST_IMAGE,
-      command: ['sleep', 'infinity'],
-      initialEnv: { LANG: 'C.UTF-8' },
-      workingDir: '/workspace/project',
-      title: '',
-      description: '',
-    },
+    image: TEST_IMAGE,
     user,
     network: 'host',
-    limits: DEFAULT_LIMITS,
-    allowSudo: true,
   });
+  const sandboxId = baseline.sandboxId;
   const started = performance.now();
-  const container = await docker.createContainer(options);
+  const container = await baseline.create();
   await container.start();
   const createdAndStarted = performance.now() - started;
   const result = await runInContainer(container, ['echo', 'first-action'], user ?? 'root');
@@ -268,10 +250,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runBench(main);

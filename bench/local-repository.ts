@@ -26,6 +26,7 @@ import { resolveLocalRepository } from '../src/service/local-repository/resolve-
 import { installFilter } from '../src/service/sandbox/docker/labels';
 import { DockerSandboxFiles } from '../src/service/sandbox/files/docker-files';
 import { MemorySecretStore } from '../src/service/secrets/memory-store';
+import { median, runBench } from './support/bench-kit';
 
 const MAX_RATIO = 1.5;
 const IMAGE = process.env.DOCKHAND_SANDBOX_IMAGE || 'dockhand/sandbox:1.0.0';
@@ -37,14 +38,6 @@ const IDENTITY = {
 };
 
 const docker = new Docker();
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-C', cwd, ...args], {
@@ -169,10 +162,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -16,25 +16,16 @@ import { parseArgs } from 'node:util';
 import Docker from 'dockerode';
 import pino from 'pino';
 import { createService, type DockhandService } from '../src/service/index';
-import { containerOptions, DEFAULT_LIMITS } from '../src/service/sandbox/docker/container-options';
 import { installFilter } from '../src/service/sandbox/docker/labels';
-import { newSandboxId } from '../src/service/sandbox/sandbox-id';
 import { MemorySecretStore } from '../src/service/secrets/memory-store';
 import type { SandboxInfo } from '../src/shared/api/sandboxes';
+import { baselineContainer, median, runBench } from './support/bench-kit';
 
 const MAX_RATIO = 1.5;
 const IMAGE = process.env.DOCKHAND_SANDBOX_IMAGE || 'dockhand/sandbox:1.0.0';
 const BENCH_INSTANCE = `bench-${process.pid}`;
 
 const docker = new Docker();
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /** Milliseconds from the create request to RUNNING through the service's HTTP API, and the user it chose. */
 async function throughService(service: DockhandService): Promise<{ elapsed: number; user: string | null }> {
@@ -56,25 +47,15 @@ async function throughService(service: DockhandService): Promise<{ elapsed: numb
 
 /** Milliseconds for dockerode to create and start a container with the provider's options. */
 async function bareDockerode(user: string | null): Promise<number> {
-  const sandboxId = newSandboxId();
-  const options = containerOptions({
-    sandboxId,
+  const baseline = baselineContainer(docker, {
     instanceId: BENCH_INSTANCE,
-    spec: {
-      id: IMAGE,
-      command: ['sleep', 'infinity'],
-      initialEnv: { LANG: 'C.UTF-8' },
-      workingDir: '/workspace/project',
-      title: '',
-      description: '',
-    },
+    image: IMAGE,
     user,
     network: 'none',
-    limits: DEFAULT_LIMITS,
-    allowSudo: true,
   });
+  const sandboxId = baseline.sandboxId;
   const started = performance.now();
-  const container = await docker.createContainer(options);
+  const container = await baseline.create();
   await container.start();
   const elapsed = performance.now() - started;
   await container.remove({ force: true, v: true });
@@ -159,10 +140,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -24,6 +24,7 @@ import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { ROOT } from '../e2e/support/paths';
 import { conversationInfo, sseBody, syntheticEvents } from '../e2e/support/synthetic-conversation';
+import { median } from './support/bench-kit';
 
 const TARGET_BIG_MS = 1_000;
 const MAX_RATIO = 3;
@@ -38,14 +39,6 @@ const BARE_SERVER = `require('node:http').createServer((q, s) => s.end('ok')).li
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const runs = Number(values.runs);
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /** Polls `url` until it answers 200; resolves with the time it did. */
 async function firstOk(url: string): Promise<number> {
