@@ -67,7 +67,9 @@ export class WorkspaceAccess {
   webHosts(conversationId: string): Record<string, number> {
     const sandboxId = this.runningSandbox(this.conversations.require(conversationId));
     const urls = sandboxId ? (this.ctx.sandboxes.find(sandboxId)?.exposed_urls ?? []) : [];
-    return Object.fromEntries(urls.map((url) => [`http://localhost:${url.port}`, url.port]));
+    // The app ports only: the sandbox's agent-server endpoint is Dockhand's, not an app of the agent.
+    const apps = urls.filter((url) => url.name !== 'AGENT_SERVER');
+    return Object.fromEntries(apps.map((url) => [`http://localhost:${url.port}`, url.port]));
   }
 
   private runningSandbox(record: ConversationRecord): string | null {
