@@ -70,7 +70,8 @@ test('rejected settings and MCP servers are marked at their fields, in words', a
         name: 'filesystem',
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-filesystem', '/workspace'],
-        env: { DEBUG: '1' },
+        // Every MCP env value is a secret: kept in the keychain, shown masked.
+        env: { DEBUG: '**********' },
       },
     ],
   });

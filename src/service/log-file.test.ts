@@ -27,7 +27,7 @@ describe('LogFile', () => {
       file.write('lost too\n');
     }).not.toThrow();
     file.close();
-    expect(notes).toEqual(['Dockhand: 1 log line(s) not written to /dev/full (ENOSPC)\n']);
+    expect(notes).toEqual(['Dockhand: 2 log line(s) not written to /dev/full (ENOSPC)\n']);
   });
 
   it('rotates by size, keeping a fixed number of older files, so the logs never grow without end', () => {

@@ -24,6 +24,7 @@ export class LogFile {
   private size = 0;
   private dropped = 0;
   private lastNote = 0;
+  private pending: string[] = [];
 
   constructor(
     private readonly file: string,
@@ -31,23 +32,56 @@ export class LogFile {
     private readonly rotation: LogRotation = DEFAULT_ROTATION,
   ) {}
 
+  /** Queues `line`; queued lines are written together once the current turn of the event loop ends. */
   write(line: string): void {
-    try {
+    this.pending.push(line);
+    if (this.pending.length === 1) setImmediate(() => this.flush());
+  }
+
+  /**
+   * Writes the queued lines, as few writes as rotation allows: one write per request line cost the service
+   * a fifth of its throughput under load.
+   */
+  flush(): void {
+    const lines = this.pending;
+    this.pending = [];
+    let batch = '';
+    let batchBytes = 0;
+    for (const line of lines) {
       const bytes = Buffer.byteLength(line);
-      this.open();
-      // A line longer than the limit still goes into an empty file.
-      if (this.size > 0 && this.size + bytes > this.rotation.maxBytes) this.rotate();
-      writeSync(this.open(), line);
-      this.size += bytes;
-    } catch (error) {
-      this.dropped++;
-      this.noteDropped(error);
+      try {
+        this.open();
+        // A line longer than the limit still goes into an empty file.
+        if (this.size + batchBytes > 0 && this.size + batchBytes + bytes > this.rotation.maxBytes) {
+          this.append(batch, batchBytes);
+          [batch, batchBytes] = ['', 0];
+          if (this.size > 0) this.rotate();
+        }
+        batch += line;
+        batchBytes += bytes;
+      } catch (error) {
+        this.dropped++;
+        this.noteDropped(error);
+      }
     }
+    this.append(batch, batchBytes);
   }
 
   close(): void {
+    this.flush();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+  }
+
+  private append(text: string, bytes: number): void {
+    if (!text) return;
+    try {
+      writeSync(this.open(), text);
+      this.size += bytes;
+    } catch (error) {
+      this.dropped += text.split('\n').length - 1 || 1;
+      this.noteDropped(error);
+    }
   }
 
   /** The open descriptor (opened, and its size read, on first use). */
@@ -61,7 +95,8 @@ export class LogFile {
 
   /** `<file>` becomes `<file>.1`, each `<file>.<n>` becomes `<file>.<n+1>`, past `keep` removed. */
   private rotate(): void {
-    this.close();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
     const { keep } = this.rotation;
     rmSync(`${this.file}.${keep}`, { force: true });
     for (let n = keep - 1; n >= 1; n--) {
