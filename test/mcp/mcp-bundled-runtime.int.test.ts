@@ -13,6 +13,7 @@ import {
   closeSandboxService,
   docker,
   dockerSkipReason,
+  removeTestImage,
   startSandboxService,
   TEST_IMAGE,
   untilConversation,
@@ -78,10 +79,7 @@ describe.skipIf(skip !== null)(
     afterAll(async () => {
       await closeSandboxService(service);
       await llm?.close();
-      await docker
-        .getImage(IMAGE)
-        .remove({ force: true })
-        .catch(() => undefined);
+      await removeTestImage(IMAGE);
     });
 
     it('copies node into /opt/dockhand/bin and runs the server with it; uvx and npx without npm warn', async () => {

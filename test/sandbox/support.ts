@@ -13,6 +13,20 @@ export const TEST_IMAGE = process.env.DOCKHAND_SANDBOX_IMAGE || 'dockhand/sandbo
 
 export const docker = new Docker();
 
+/**
+ * Removes a test's image, waiting 10 s at most: the engine removes it, but dockerode's promise for the
+ * removal does not always settle (seen while other tests build images on the same engine).
+ */
+export async function removeTestImage(tag: string): Promise<void> {
+  await Promise.race([
+    docker
+      .getImage(tag)
+      .remove({ force: true })
+      .catch(() => undefined),
+    new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+  ]);
+}
+
 /** Why the Docker tests cannot run here, or null when the engine answers and the image exists. */
 export async function dockerSkipReason(): Promise<string | null> {
   try {

@@ -15,6 +15,7 @@ import {
   docker,
   dockerSkipReason,
   instanceId,
+  removeTestImage,
   startSandboxService,
   TEST_IMAGE,
   untilConversation,
@@ -79,14 +80,7 @@ describe.skipIf(skip !== null)('the warm sandbox pool', () => {
   });
   afterAll(async () => {
     await llm?.close();
-    // The engine removes the image, but dockerode's promise for it may never settle: not awaited past 10 s.
-    await Promise.race([
-      docker
-        .getImage(OTHER_TAG)
-        .remove()
-        .catch(() => undefined),
-      new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
-    ]);
+    await removeTestImage(OTHER_TAG);
   });
 
   it('keeps one paused container that holds no secret, and a conversation claims it with its secrets', async () => {
