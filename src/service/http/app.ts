@@ -6,6 +6,7 @@ import { DiskFull, isDiskFull } from '../storage/disk-full';
 import { HttpError } from './errors';
 import type { KeyGate } from './key-gate';
 import { rendererFiles } from './renderer-files';
+import { requestLog } from './request-log';
 import { normaliseUrl } from './request-path';
 import {
   mountRoutes,
@@ -38,30 +39,6 @@ export interface AppOptions {
 function exceptOptions(router: express.Router) {
   return (req: Request, res: Response, next: NextFunction) =>
     req.method === 'OPTIONS' ? next() : router(req, res, next);
-}
-
-/** The URL as logged: without the key a stream may carry in its query. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]session_api_key=)[^&]*/gi, '$1<redacted>');
-}
-
-function requestLog(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info(
-        {
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          ms: Math.round(ms * 10) / 10,
-        },
-        'request',
-      );
-    });
-    next();
-  };
 }
 
 function errorHandler(logger: Logger, dataDir: string) {
