@@ -55,13 +55,18 @@ export class SurveyedFiles implements SandboxFiles {
       .sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
-  async write(path: string, data: Buffer | string, options?: WriteOptions): Promise<void> {
+  /** From now on every call goes to the sandbox (something may have changed what the survey saw). */
+  forget(): void {
     this.snapshot = null;
+  }
+
+  async write(path: string, data: Buffer | string, options?: WriteOptions): Promise<void> {
+    this.forget();
     await this.files.write(path, data, options);
   }
 
   async upload(directory: string, archive: NodeJS.ReadableStream | Buffer): Promise<void> {
-    this.snapshot = null;
+    this.forget();
     await this.files.upload(directory, archive);
   }
 
