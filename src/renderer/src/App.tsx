@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { ApiProvider } from './api/ApiProvider';
 import { ApiClient } from './api/client';
 import type { Connection } from './api/connection';
-import { createQueryClient } from './api/queries';
+import { createQueryClient } from './api/query-client';
 import { AppShell } from './components/AppShell';
 import { KeyPage } from './pages/KeyPage';
 import { useConnectionGate } from './useConnectionGate';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../api/api-error';
-import { useCreateSecret } from '../api/queries';
+import { useCreateSecret } from '../api/secret-queries';
 import { InputField } from './Field';
 import { formErrors } from './form-errors';
 import { FormProblems, SubmitActions } from './FormFooter';

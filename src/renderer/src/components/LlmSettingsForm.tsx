@@ -5,7 +5,7 @@ import {
   useSaveSettings,
   type SettingsEdits,
   type StoredSettings,
-} from '../api/queries';
+} from '../api/settings-queries';
 import { ROUTES } from '../routing';
 import { Field, InputField } from './Field';
 import { formErrors } from './form-errors';

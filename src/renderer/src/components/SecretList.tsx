@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { CustomSecretInfo } from '../../../shared/api/secrets';
-import { useDeleteSecret, useSecrets } from '../api/queries';
+import { useDeleteSecret, useSecrets } from '../api/secret-queries';
 import { Notice } from './Notice';
 
 function SecretRow({ secret }: { secret: CustomSecretInfo }) {

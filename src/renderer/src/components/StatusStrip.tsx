@@ -1,4 +1,4 @@
-import { useServerInfo } from '../api/queries';
+import { useServerInfo } from '../api/server-queries';
 import { describeDocker, describeSecrets, type Diagnosis } from '../diagnostics';
 import { Notice } from './Notice';
 import { TextWithCode } from './TextWithCode';

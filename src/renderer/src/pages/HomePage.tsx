@@ -1,5 +1,5 @@
 import { useApi } from '../api/ApiProvider';
-import { useSettings, type StoredSettings } from '../api/queries';
+import { useSettings, type StoredSettings } from '../api/settings-queries';
 import { Notice } from '../components/Notice';
 import { RecentConversations } from '../components/RecentConversations';
 import { listingProviders, StartConversationForm } from '../components/StartConversationForm';

@@ -1,4 +1,4 @@
-import { useSettings } from '../api/queries';
+import { useSettings } from '../api/settings-queries';
 import { AddSecretForm } from '../components/AddSecretForm';
 import { LlmSettingsForm } from '../components/LlmSettingsForm';
 import { Notice } from '../components/Notice';

@@ -1,4 +1,4 @@
-import { useServerInfo } from '../../api/queries';
+import { useServerInfo } from '../../api/server-queries';
 import { ROUTES } from '../../routing';
 import { Notice } from '../Notice';
 import { TextWithCode } from '../TextWithCode';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { MASKED_API_KEY } from '../../../../shared/api/mcp';
-import { useSaveSettings, type StoredSettings } from '../../api/queries';
+import { useSaveSettings, type StoredSettings } from '../../api/settings-queries';
 import { Field, InputField } from '../Field';
 import { formErrors } from '../form-errors';
 import { FormProblems, SubmitActions } from '../FormFooter';

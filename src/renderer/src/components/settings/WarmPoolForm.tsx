@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useSaveSettings, type StoredSettings } from '../../api/queries';
+import { useSaveSettings, type StoredSettings } from '../../api/settings-queries';
 import { ROUTES } from '../../routing';
 import { InputField } from '../Field';
 import { formErrors } from '../form-errors';

@@ -1,9 +1,7 @@
-import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { MessageBody } from '../../../shared/api/errors';
 import { LlmCheckResult, type LlmCheckRequest } from '../../../shared/api/llm-check';
-import { CustomSecretList, type CreateSecretRequest } from '../../../shared/api/secrets';
-import { ServerInfo } from '../../../shared/api/server';
 import { Settings, type SettingsUpdate } from '../../../shared/api/settings';
 import { isApiError } from './api-error';
 import type { ApiClient } from './client';
@@ -15,28 +13,11 @@ export type StoredSettings = z.infer<typeof StoredSettings>;
 
 /** The fields a screen changes; every other field is sent back as it was loaded. */
 export type SettingsEdits = z.input<typeof SettingsUpdate>;
-export type NewSecret = z.input<typeof CreateSecretRequest>;
 
-const SERVER_INFO_POLL_MS = 15_000;
-
-const keys = {
-  serverInfo: ['server_info'],
+export const settingsKeys = {
   settings: ['settings'],
   models: ['options', 'models'],
-  secrets: ['secrets'],
 } as const;
-
-/** Retries only what may pass on a second try: an unreachable service or one briefly unavailable. */
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      queries: {
-        retry: (failures, error) => failures < 2 && (isApiError(error, 0) || isApiError(error, 503)),
-      },
-      mutations: { retry: false },
-    },
-  });
-}
 
 /** GET /api/settings; null when settings were never saved (404), so screens show the defaults. */
 async function loadSettings(api: ApiClient): Promise<StoredSettings | null> {
@@ -48,24 +29,15 @@ async function loadSettings(api: ApiClient): Promise<StoredSettings | null> {
   }
 }
 
-export function useServerInfo() {
-  const api = useApi();
-  return useQuery({
-    queryKey: keys.serverInfo,
-    queryFn: () => api.get('/server_info', ServerInfo),
-    refetchInterval: SERVER_INFO_POLL_MS,
-  });
-}
-
 export function useSettings() {
   const api = useApi();
-  return useQuery({ queryKey: keys.settings, queryFn: () => loadSettings(api) });
+  return useQuery({ queryKey: settingsKeys.settings, queryFn: () => loadSettings(api) });
 }
 
 export function useModels() {
   const api = useApi();
   return useQuery({
-    queryKey: keys.models,
+    queryKey: settingsKeys.models,
     queryFn: () => api.get('/api/options/models', z.array(z.string())),
   });
 }
@@ -79,35 +51,9 @@ export function useSaveSettings() {
       api.send('POST', '/api/settings', MessageBody, { ...loaded, ...edits }),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.settings }),
-        queryClient.invalidateQueries({ queryKey: keys.models }),
+        queryClient.invalidateQueries({ queryKey: settingsKeys.settings }),
+        queryClient.invalidateQueries({ queryKey: settingsKeys.models }),
       ]),
-  });
-}
-
-export function useSecrets() {
-  const api = useApi();
-  return useQuery({
-    queryKey: keys.secrets,
-    queryFn: async () => (await api.get('/api/secrets', CustomSecretList)).custom_secrets,
-  });
-}
-
-export function useCreateSecret() {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (secret: NewSecret) => api.send('POST', '/api/secrets', MessageBody, secret),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.secrets }),
-  });
-}
-
-export function useDeleteSecret() {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (name: string) => api.send('DELETE', `/api/secrets/${encodeURIComponent(name)}`, MessageBody),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.secrets }),
   });
 }
 
