@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../api/api-error';
 import { useCreateSecret } from '../api/secret-queries';
-import { InputField } from './Field';
-import { formErrors } from './form-errors';
-import { FormProblems, SubmitActions } from './FormFooter';
+import { InputField } from '../ui/Field';
+import { formErrors } from '../ui/form-errors';
+import { FormProblems, SubmitActions } from '../ui/FormFooter';
 
 const EMPTY = { name: '', value: '', description: '' };
 const FIELDS = ['name', 'value', 'description'] as const;

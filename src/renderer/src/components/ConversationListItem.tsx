@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import { useDeleteConversation, useRenameConversation } from '../api/conversation-queries';
-import { ConfirmChoice } from './ConfirmChoice';
+import { ConfirmChoice } from '../ui/ConfirmChoice';
 import { ConversationSummary } from './ConversationSummary';
-import { formErrors } from './form-errors';
+import { formErrors } from '../ui/form-errors';
 
 function RenameForm({ conversation, onDone }: { conversation: ConversationInfo; onDone: () => void }) {
   const [title, setTitle] = useState(conversation.title);

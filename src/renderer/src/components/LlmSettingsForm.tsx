@@ -7,9 +7,9 @@ import {
   type StoredSettings,
 } from '../api/settings-queries';
 import { ROUTES } from '../routing';
-import { Field, InputField } from './Field';
-import { formErrors } from './form-errors';
-import { FormProblems, SubmitActions } from './FormFooter';
+import { Field, InputField } from '../ui/Field';
+import { formErrors } from '../ui/form-errors';
+import { FormProblems, SubmitActions } from '../ui/FormFooter';
 import { LlmCheckOutcome } from './settings/LlmCheckOutcome';
 import {
   defaultBaseUrl,

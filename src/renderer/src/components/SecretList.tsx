@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { CustomSecretInfo } from '../../../shared/api/secrets';
 import { useDeleteSecret, useSecrets } from '../api/secret-queries';
-import { Notice } from './Notice';
+import { Notice } from '../ui/Notice';
 
 function SecretRow({ secret }: { secret: CustomSecretInfo }) {
   const [confirming, setConfirming] = useState(false);

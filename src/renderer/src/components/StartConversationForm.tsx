@@ -4,7 +4,7 @@ import type { GitProvider } from '../../../shared/api/settings';
 import { useCreateConversation } from '../api/conversation-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../keyboard';
 import { conversationHref, navigate, ROUTES } from '../routing';
-import { Field, InputField } from './Field';
+import { Field, InputField } from '../ui/Field';
 import { StartFailure } from './StartFailure';
 import { BranchPicker } from './start/BranchPicker';
 import { ImageAttachments } from './start/ImageAttachments';

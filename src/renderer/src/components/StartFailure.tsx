@@ -1,7 +1,7 @@
 import { isApiError } from '../api/api-error';
 import { ROUTES } from '../routing';
-import { Notice } from './Notice';
-import { TextWithCode } from './TextWithCode';
+import { Notice } from '../ui/Notice';
+import { TextWithCode } from '../ui/TextWithCode';
 
 interface Explanation {
   title: string;

@@ -3,7 +3,7 @@ import type { SuggestedTaskItem } from '../../../shared/api/git';
 import { useCreateConversation } from '../api/conversation-queries';
 import { useSuggestedTasks } from '../api/git-queries';
 import { conversationHref, navigate } from '../routing';
-import { Notice } from './Notice';
+import { Notice } from '../ui/Notice';
 import { StartFailure } from './StartFailure';
 
 const TASK_TYPES: Record<SuggestedTaskItem['task_type'], string> = {

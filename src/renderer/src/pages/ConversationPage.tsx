@@ -5,7 +5,7 @@ import { Composer } from '../components/conversation/Composer';
 import { ConfirmationPanel } from '../components/conversation/ConfirmationPanel';
 import { ConversationHeader } from '../components/conversation/ConversationHeader';
 import { EventTimeline } from '../components/conversation/EventTimeline';
-import { Notice } from '../components/Notice';
+import { Notice } from '../ui/Notice';
 import { WorkspacePanel } from '../components/workspace/WorkspacePanel';
 import { lastAgentState, pendingAction } from '../conversation/timeline';
 import { useConversationEvents } from '../conversation/useConversationEvents';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useConversationPages } from '../api/conversation-queries';
 import { ConversationListItem } from '../components/ConversationListItem';
-import { Notice } from '../components/Notice';
+import { Notice } from '../ui/Notice';
 import { ROUTES } from '../routing';
 
 /** Every conversation, newest first: search by title, rename, delete, and more pages on request. */

@@ -1,10 +1,10 @@
 import { useApi } from '../api/ApiProvider';
 import { useSettings, type StoredSettings } from '../api/settings-queries';
-import { Notice } from '../components/Notice';
+import { Notice } from '../ui/Notice';
 import { RecentConversations } from '../components/RecentConversations';
 import { listingProviders, StartConversationForm } from '../components/StartConversationForm';
 import { SuggestedTasks } from '../components/SuggestedTasks';
-import { TextWithCode } from '../components/TextWithCode';
+import { TextWithCode } from '../ui/TextWithCode';
 import { ROUTES } from '../routing';
 
 /** The first screen until a model is chosen: one thing to do, and why. */

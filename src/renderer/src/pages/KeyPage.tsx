@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { keyIsAccepted } from '../api/client';
-import { InputField } from '../components/Field';
-import { SubmitActions } from '../components/FormFooter';
+import { InputField } from '../ui/Field';
+import { SubmitActions } from '../ui/FormFooter';
 
 export const KEY_REJECTED = 'That key was not accepted. Check that you copied all of it.';
 

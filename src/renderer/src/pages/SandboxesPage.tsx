@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import { useRecentConversations } from '../api/conversation-queries';
 import { useSandboxes } from '../api/sandbox-queries';
-import { Notice } from '../components/Notice';
+import { Notice } from '../ui/Notice';
 import { SandboxListItem } from '../components/sandboxes/SandboxListItem';
 import { SandboxSpecList } from '../components/sandboxes/SandboxSpecList';
 import { WarmPoolStatus } from '../components/sandboxes/WarmPoolStatus';

@@ -1,9 +1,9 @@
 import { useSettings } from '../api/settings-queries';
 import { AddSecretForm } from '../components/AddSecretForm';
 import { LlmSettingsForm } from '../components/LlmSettingsForm';
-import { Notice } from '../components/Notice';
+import { Notice } from '../ui/Notice';
 import { SecretList } from '../components/SecretList';
-import { TextWithCode } from '../components/TextWithCode';
+import { TextWithCode } from '../ui/TextWithCode';
 import { GitProvidersForm } from '../components/settings/GitProvidersForm';
 import { McpServersForm } from '../components/settings/McpServersForm';
 import { WarmPoolForm } from '../components/settings/WarmPoolForm';

@@ -3,7 +3,7 @@ import type { ConversationInfo } from '../../../../shared/api/conversations';
 import { isApiError } from '../../api/api-error';
 import { useSendMessage, useStartConversation } from '../../api/conversation-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../../keyboard';
-import { Notice } from '../Notice';
+import { Notice } from '../../ui/Notice';
 import { StartFailure } from '../StartFailure';
 
 /** Writes to the agent; a stopped conversation offers to start instead. */

@@ -10,7 +10,7 @@ import {
   runtimeStatusText,
   runtimeStatusTone,
 } from '../../conversation/words';
-import { Notice } from '../Notice';
+import { Notice } from '../../ui/Notice';
 import { StartFailure } from '../StartFailure';
 import { StatusBadge } from '../StatusBadge';
 import { SandboxControls } from './SandboxControls';

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { CommandRow, EditRow, ReadRow, RepositoryCode, TimelineRow } from '../../conversation/timeline';
 import { agentStateText, REPOSITORY_CODE_WORDS, riskLevel } from '../../conversation/words';
 import { DiffView } from '../DiffView';
-import { Markdown } from '../Markdown';
+import { Markdown } from '../../ui/Markdown';
 
 const EDIT_VERBS: Record<string, string> = {
   create: 'Created',

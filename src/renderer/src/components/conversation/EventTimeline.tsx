@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { V0Event } from '../../../../shared/api/events';
 import type { FeedMode } from '../../conversation/event-feed';
 import { TimelineBuilder, type TimelineRow } from '../../conversation/timeline';
-import { VirtualLog } from '../VirtualLog';
+import { VirtualLog } from '../../ui/VirtualLog';
 import { EventRow, estimateRowHeight, rowKey } from './EventRow';
 
 function renderRow(row: TimelineRow) {

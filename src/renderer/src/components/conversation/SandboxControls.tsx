@@ -1,5 +1,5 @@
 import { useSandbox, useSandboxAction } from '../../api/sandbox-queries';
-import { Notice } from '../Notice';
+import { Notice } from '../../ui/Notice';
 import { PauseResumeButton } from '../sandboxes/PauseResumeButton';
 import { SandboxStatusBadge } from '../sandboxes/SandboxStatusBadge';
 

@@ -4,7 +4,7 @@ import type { SandboxInfo } from '../../../../shared/api/sandboxes';
 import { useSandboxAction } from '../../api/sandbox-queries';
 import { formatWhen } from '../../conversation/when';
 import { conversationHref } from '../../routing';
-import { ConfirmChoice } from '../ConfirmChoice';
+import { ConfirmChoice } from '../../ui/ConfirmChoice';
 import { PauseResumeButton } from './PauseResumeButton';
 import { SandboxStatusBadge } from './SandboxStatusBadge';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { isApiError } from '../../api/api-error';
 import { useDownloadWorkspace, useFileText, useFolder } from '../../api/workspace-queries';
-import { Notice } from '../Notice';
+import { Notice } from '../../ui/Notice';
 import { WorkspaceProblem } from './WorkspaceProblem';
 
 interface TreeProps {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { LocalRepositoryInfo } from '../../../../shared/api/local-repository';
 import { useExportLocalRepository } from '../../api/local-repository-queries';
-import { Field } from '../Field';
+import { Field } from '../../ui/Field';
 
 const DEFAULT_MESSAGE = 'Work from a Dockhand conversation';
 

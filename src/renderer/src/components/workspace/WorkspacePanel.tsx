@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useRefreshWorkspace } from '../../api/workspace-queries';
-import { Tabs, type Tab } from '../Tabs';
+import { Tabs, type Tab } from '../../ui/Tabs';
 import { ChangesPanel } from './ChangesPanel';
 import { FilesPanel } from './FilesPanel';
 import { WebHostsPanel } from './WebHostsPanel';

@@ -1,6 +1,6 @@
 import { isApiError } from '../../api/api-error';
 import { sandboxNotRunning } from '../../api/workspace-queries';
-import { Notice } from '../Notice';
+import { Notice } from '../../ui/Notice';
 
 /** Why a workspace view cannot show anything, and what brings it back. */
 export function WorkspaceProblem({ error, what }: { error: Error; what: string }) {

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import type { Tone } from '../diagnostics';
+import type { Tone } from './tone';
 
 interface NoticeProps {
   tone: Tone | 'info';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { parseMarkdown, type Block, type Inline } from '../conversation/markdown';
+import { parseMarkdown, type Block, type Inline } from './parse-markdown';
 
 function InlineNodes({ nodes }: { nodes: Inline[] }) {
   return nodes.map((node, index) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeHref, parseInline, parseMarkdown } from './markdown';
+import { isSafeHref, parseInline, parseMarkdown } from './parse-markdown';
 
 describe('parseMarkdown', () => {
   it('splits paragraphs, keeps line breaks and reads headings', () => {
