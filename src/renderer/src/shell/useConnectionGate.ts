@@ -6,7 +6,7 @@ import {
   forgetKey,
   rememberKey,
   type Connection,
-} from './api/connection';
+} from '../api/connection';
 
 export type Gate =
   | { kind: 'connecting'; refusedKey?: string }

@@ -1,5 +1,5 @@
 import { useServerInfo } from '../api/server-queries';
-import { describeDocker, describeSecrets, type Diagnosis } from '../diagnostics';
+import { describeDocker, describeSecrets, type Diagnosis } from './diagnostics';
 import { Notice } from '../ui/Notice';
 import { TextWithCode } from '../ui/TextWithCode';
 

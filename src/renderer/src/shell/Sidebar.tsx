@@ -1,4 +1,4 @@
-import { GO_TO_KEYS } from '../go-to-shortcuts';
+import { GO_TO_KEYS } from './go-to-shortcuts';
 import { ROUTES, type RouteName } from '../routing';
 
 const LINKS = [

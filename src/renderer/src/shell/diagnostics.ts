@@ -1,6 +1,6 @@
-import type { ServerInfo } from '../../shared/api/server';
-import { sentence } from './text';
-import type { Tone } from './ui/tone';
+import type { ServerInfo } from '../../../shared/api/server';
+import { sentence } from '../text';
+import type { Tone } from '../ui/tone';
 
 /** One item of the status strip and, when something is wrong, what it means and what to do. */
 export interface Diagnosis {

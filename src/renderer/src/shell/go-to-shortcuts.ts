@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { navigate, ROUTES, type RouteName } from './routing';
+import { navigate, ROUTES, type RouteName } from '../routing';
 
 /** `g` then a letter goes to a screen, as in many web tools; no modifier, so no browser shortcut is taken. */
 export const GO_TO_KEYS: Partial<Record<RouteName, string>> = {
