@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { ConversationPage } from '../pages/ConversationPage';
 import { ConversationsPage } from '../pages/ConversationsPage';
-import { HomePage } from '../pages/HomePage';
+import { HomePage } from '../start/HomePage';
 import { NotFoundPage } from './NotFoundPage';
 import { SandboxesPage } from '../pages/SandboxesPage';
 import { SettingsPage } from '../pages/SettingsPage';

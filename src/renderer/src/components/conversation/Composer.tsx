@@ -4,7 +4,7 @@ import { isApiError } from '../../api/api-error';
 import { useSendMessage, useStartConversation } from '../../api/conversation-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../../keyboard';
 import { Notice } from '../../ui/Notice';
-import { StartFailure } from '../StartFailure';
+import { StartFailure } from '../../start/StartFailure';
 
 /** Writes to the agent; a stopped conversation offers to start instead. */
 export function Composer({ conversation }: { conversation: ConversationInfo }) {

@@ -11,7 +11,7 @@ import {
   runtimeStatusTone,
 } from '../../conversation/words';
 import { Notice } from '../../ui/Notice';
-import { StartFailure } from '../StartFailure';
+import { StartFailure } from '../../start/StartFailure';
 import { StatusBadge } from '../StatusBadge';
 import { SandboxControls } from './SandboxControls';
 

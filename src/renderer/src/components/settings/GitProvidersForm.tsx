@@ -6,7 +6,7 @@ import { InputField } from '../../ui/Field';
 import { formErrors } from '../../ui/form-errors';
 import { FormProblems, SubmitActions } from '../../ui/FormFooter';
 import { Notice } from '../../ui/Notice';
-import { PROVIDER_LABELS } from '../start/RepositoryPicker';
+import { PROVIDER_LABELS } from '../../start/RepositoryPicker';
 
 const DEFAULT_HOSTS: Record<GitProvider, string> = {
   github: 'github.com',

@@ -1,4 +1,4 @@
-import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES } from '../../../../shared/api/image-limits';
+import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES } from '../../../shared/api/image-limits';
 
 export interface AttachedImage {
   id: string;

@@ -2,8 +2,8 @@ import { useApi } from '../api/ApiProvider';
 import { useSettings, type StoredSettings } from '../api/settings-queries';
 import { Notice } from '../ui/Notice';
 import { RecentConversations } from '../components/RecentConversations';
-import { listingProviders, StartConversationForm } from '../components/StartConversationForm';
-import { SuggestedTasks } from '../components/SuggestedTasks';
+import { listingProviders, StartConversationForm } from './StartConversationForm';
+import { SuggestedTasks } from './SuggestedTasks';
 import { TextWithCode } from '../ui/TextWithCode';
 import { ROUTES } from '../routing';
 

@@ -1,6 +1,6 @@
-import { useRecentConversations } from '../../api/conversation-queries';
-import { desktopBridge } from '../../api/connection';
-import { Field } from '../../ui/Field';
+import { useRecentConversations } from '../api/conversation-queries';
+import { desktopBridge } from '../api/connection';
+import { Field } from '../ui/Field';
 
 /** How many recent repositories of this machine are offered. */
 const RECENT_LIMIT = 5;

@@ -1,7 +1,7 @@
-import type { Repository } from '../../../../shared/api/git';
-import type { GitProvider } from '../../../../shared/api/settings';
-import { useRepositoryPages, useRepositorySearch } from '../../api/git-queries';
-import { Combobox, type ComboboxOption } from '../../ui/Combobox';
+import type { Repository } from '../../../shared/api/git';
+import type { GitProvider } from '../../../shared/api/settings';
+import { useRepositoryPages, useRepositorySearch } from '../api/git-queries';
+import { Combobox, type ComboboxOption } from '../ui/Combobox';
 import { searchResults, useSearchText } from './search-results';
 
 export const NO_REPOSITORY_LABEL = 'No repository';

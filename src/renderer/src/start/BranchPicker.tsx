@@ -1,6 +1,6 @@
-import type { Branch, Repository } from '../../../../shared/api/git';
-import { useBranchPages, useBranchSearch } from '../../api/git-queries';
-import { Combobox, type ComboboxOption } from '../../ui/Combobox';
+import type { Branch, Repository } from '../../../shared/api/git';
+import { useBranchPages, useBranchSearch } from '../api/git-queries';
+import { Combobox, type ComboboxOption } from '../ui/Combobox';
 import { searchResults, useSearchText } from './search-results';
 
 interface BranchPickerProps {

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { MAX_IMAGES } from '../../../../shared/api/image-limits';
+import { MAX_IMAGES } from '../../../shared/api/image-limits';
 import type { AttachedImage } from './image-files';
 
 interface ImageAttachmentsProps {

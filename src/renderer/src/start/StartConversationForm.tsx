@@ -6,11 +6,11 @@ import { isSubmitShortcut, submitShortcutLabel } from '../keyboard';
 import { conversationHref, navigate, ROUTES } from '../routing';
 import { Field, InputField } from '../ui/Field';
 import { StartFailure } from './StartFailure';
-import { BranchPicker } from './start/BranchPicker';
-import { ImageAttachments } from './start/ImageAttachments';
-import { readAsDataUrl, sortImageFiles, type AttachedImage } from './start/image-files';
-import { LocalRepositoryField } from './start/LocalRepositoryField';
-import { RepositoryPicker } from './start/RepositoryPicker';
+import { BranchPicker } from './BranchPicker';
+import { ImageAttachments } from './ImageAttachments';
+import { readAsDataUrl, sortImageFiles, type AttachedImage } from './image-files';
+import { LocalRepositoryField } from './LocalRepositoryField';
+import { RepositoryPicker } from './RepositoryPicker';
 
 /** Providers whose repositories can be listed (Enterprise SSO tokens cannot). */
 export function listingProviders(tokens: Record<string, string | null>): GitProvider[] {
