@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { ConversationPage } from '../pages/ConversationPage';
-import { ConversationsPage } from '../pages/ConversationsPage';
+import { ConversationPage } from '../conversation/ConversationPage';
+import { ConversationsPage } from '../conversation/ConversationsPage';
 import { HomePage } from '../start/HomePage';
 import { NotFoundPage } from './NotFoundPage';
 import { SandboxesPage } from '../pages/SandboxesPage';

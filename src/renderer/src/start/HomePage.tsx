@@ -1,7 +1,7 @@
 import { useApi } from '../api/ApiProvider';
 import { useSettings, type StoredSettings } from '../api/settings-queries';
 import { Notice } from '../ui/Notice';
-import { RecentConversations } from '../components/RecentConversations';
+import { RecentConversations } from '../conversation/RecentConversations';
 import { listingProviders, StartConversationForm } from './StartConversationForm';
 import { SuggestedTasks } from './SuggestedTasks';
 import { TextWithCode } from '../ui/TextWithCode';

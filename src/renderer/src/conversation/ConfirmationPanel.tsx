@@ -1,10 +1,10 @@
 import { useEffect, useEffectEvent } from 'react';
-import type { V0Event } from '../../../../shared/api/events';
-import { useChangeAgentState } from '../../api/conversation-queries';
-import { isAltShortcut } from '../../keyboard';
-import type { RepositoryCode } from '../../conversation/timeline';
-import { REPOSITORY_CODE_WORDS, riskLevel } from '../../conversation/words';
-import { DiffView } from '../DiffView';
+import type { V0Event } from '../../../shared/api/events';
+import { useChangeAgentState } from '../api/conversation-queries';
+import { isAltShortcut } from '../keyboard';
+import type { RepositoryCode } from './timeline';
+import { REPOSITORY_CODE_WORDS, riskLevel } from './words';
+import { DiffView } from './DiffView';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';

@@ -5,7 +5,7 @@ import { isApiError } from '../../api/api-error';
 import { useConversation } from '../../api/conversation-queries';
 import { useLocalRepository } from '../../api/local-repository-queries';
 import { useGitChanges, useGitDiff } from '../../api/workspace-queries';
-import { diffStat, unifiedDiff } from '../../conversation/unified-diff';
+import { diffStat, unifiedDiff } from '../unified-diff';
 import { DiffView } from '../DiffView';
 import { LocalRepositoryExport } from './LocalRepositoryExport';
 import { WorkspaceProblem } from './WorkspaceProblem';

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
-import type { V0Event } from '../../../../shared/api/events';
-import type { FeedMode } from '../../conversation/event-feed';
-import { TimelineBuilder, type TimelineRow } from '../../conversation/timeline';
-import { VirtualLog } from '../../ui/VirtualLog';
+import type { V0Event } from '../../../shared/api/events';
+import type { FeedMode } from './event-feed';
+import { TimelineBuilder, type TimelineRow } from './timeline';
+import { VirtualLog } from '../ui/VirtualLog';
 import { EventRow, estimateRowHeight, rowKey } from './EventRow';
 
 function renderRow(row: TimelineRow) {

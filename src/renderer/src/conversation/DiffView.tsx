@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { diffLines } from '../conversation/diff-lines';
+import { diffLines } from './diff-lines';
 
 /** A unified diff with added and removed lines colored; the `+`/`-` signs stay for copying and reading. */
 export function DiffView({ diff, label }: { diff: string; label: string }) {

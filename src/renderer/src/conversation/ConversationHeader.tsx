@@ -1,18 +1,18 @@
-import type { ConversationInfo } from '../../../../shared/api/conversations';
+import type { ConversationInfo } from '../../../shared/api/conversations';
 import {
   useChangeAgentState,
   useStartConversation,
   useStopConversation,
-} from '../../api/conversation-queries';
+} from '../api/conversation-queries';
 import {
   agentStateText,
   PAUSABLE_STATES,
   runtimeStatusText,
   runtimeStatusTone,
-} from '../../conversation/words';
-import { Notice } from '../../ui/Notice';
-import { StartFailure } from '../../start/StartFailure';
-import { StatusBadge } from '../StatusBadge';
+} from './words';
+import { Notice } from '../ui/Notice';
+import { StartFailure } from '../start/StartFailure';
+import { StatusBadge } from './StatusBadge';
 import { SandboxControls } from './SandboxControls';
 
 interface ConversationHeaderProps {

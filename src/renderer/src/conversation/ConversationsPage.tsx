@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useConversationPages } from '../api/conversation-queries';
-import { ConversationListItem } from '../components/ConversationListItem';
+import { ConversationListItem } from './ConversationListItem';
 import { Notice } from '../ui/Notice';
 import { ROUTES } from '../routing';
 

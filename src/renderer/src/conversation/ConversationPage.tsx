@@ -1,15 +1,15 @@
 import { useMemo } from 'react';
 import { isApiError } from '../api/api-error';
 import { useConversation } from '../api/conversation-queries';
-import { Composer } from '../components/conversation/Composer';
-import { ConfirmationPanel } from '../components/conversation/ConfirmationPanel';
-import { ConversationHeader } from '../components/conversation/ConversationHeader';
-import { EventTimeline } from '../components/conversation/EventTimeline';
+import { Composer } from './Composer';
+import { ConfirmationPanel } from './ConfirmationPanel';
+import { ConversationHeader } from './ConversationHeader';
+import { EventTimeline } from './EventTimeline';
 import { Notice } from '../ui/Notice';
-import { WorkspacePanel } from '../components/workspace/WorkspacePanel';
-import { lastAgentState, pendingAction } from '../conversation/timeline';
-import { useConversationEvents } from '../conversation/useConversationEvents';
-import { workspaceRevision } from '../conversation/workspace-revision';
+import { WorkspacePanel } from './workspace/WorkspacePanel';
+import { lastAgentState, pendingAction } from './timeline';
+import { useConversationEvents } from './useConversationEvents';
+import { workspaceRevision } from './workspace-revision';
 import { ROUTES } from '../routing';
 
 function Gone() {

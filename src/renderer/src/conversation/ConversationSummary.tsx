@@ -1,6 +1,6 @@
 import type { ConversationInfo } from '../../../shared/api/conversations';
-import { formatWhen } from '../conversation/when';
-import { agentStateText, runtimeStatusText } from '../conversation/words';
+import { formatWhen } from './when';
+import { agentStateText, runtimeStatusText } from './words';
 import { conversationHref } from '../routing';
 import { StatusBadge } from './StatusBadge';
 
