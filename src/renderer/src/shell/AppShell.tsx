@@ -4,7 +4,7 @@ import { ConversationsPage } from '../conversation/ConversationsPage';
 import { HomePage } from '../start/HomePage';
 import { NotFoundPage } from './NotFoundPage';
 import { SandboxesPage } from '../pages/SandboxesPage';
-import { SettingsPage } from '../pages/SettingsPage';
+import { SettingsPage } from '../settings/SettingsPage';
 import { useGoToShortcuts } from './go-to-shortcuts';
 import { useRoute, type Route } from '../routing';
 import { Sidebar } from './Sidebar';

@@ -1,6 +1,6 @@
-import type { LlmCheckResult } from '../../../../shared/api/llm-check';
-import { Notice } from '../../ui/Notice';
-import { TextWithCode } from '../../ui/TextWithCode';
+import type { LlmCheckResult } from '../../../shared/api/llm-check';
+import { Notice } from '../ui/Notice';
+import { TextWithCode } from '../ui/TextWithCode';
 
 const TITLES: Record<NonNullable<LlmCheckResult['problem']>, string> = {
   auth: 'The provider rejected the API key',

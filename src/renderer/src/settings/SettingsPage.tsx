@@ -1,12 +1,12 @@
 import { useSettings } from '../api/settings-queries';
-import { AddSecretForm } from '../components/AddSecretForm';
-import { LlmSettingsForm } from '../components/LlmSettingsForm';
+import { AddSecretForm } from './AddSecretForm';
+import { LlmSettingsForm } from './LlmSettingsForm';
 import { Notice } from '../ui/Notice';
-import { SecretList } from '../components/SecretList';
+import { SecretList } from './SecretList';
 import { TextWithCode } from '../ui/TextWithCode';
-import { GitProvidersForm } from '../components/settings/GitProvidersForm';
-import { McpServersForm } from '../components/settings/McpServersForm';
-import { WarmPoolForm } from '../components/settings/WarmPoolForm';
+import { GitProvidersForm } from './GitProvidersForm';
+import { McpServersForm } from './McpServersForm';
+import { WarmPoolForm } from './WarmPoolForm';
 
 export function SettingsPage() {
   const settings = useSettings();

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { useSaveSettings, type StoredSettings } from '../../api/settings-queries';
-import { ROUTES } from '../../routing';
-import { InputField } from '../../ui/Field';
-import { formErrors } from '../../ui/form-errors';
-import { FormProblems, SubmitActions } from '../../ui/FormFooter';
+import { useSaveSettings, type StoredSettings } from '../api/settings-queries';
+import { ROUTES } from '../routing';
+import { InputField } from '../ui/Field';
+import { formErrors } from '../ui/form-errors';
+import { FormProblems, SubmitActions } from '../ui/FormFooter';
 
 const DEFAULT_WARM_POOL = 1;
 const FIELDS = ['sandbox_warm_pool'] as const;

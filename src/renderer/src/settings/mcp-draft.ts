@@ -1,4 +1,4 @@
-import type { StoredSettings } from '../../api/settings-queries';
+import type { StoredSettings } from '../api/settings-queries';
 
 export type McpKind = 'sse' | 'shttp' | 'stdio';
 

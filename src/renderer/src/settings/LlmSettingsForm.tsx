@@ -10,14 +10,14 @@ import { ROUTES } from '../routing';
 import { Field, InputField } from '../ui/Field';
 import { formErrors } from '../ui/form-errors';
 import { FormProblems, SubmitActions } from '../ui/FormFooter';
-import { LlmCheckOutcome } from './settings/LlmCheckOutcome';
+import { LlmCheckOutcome } from './LlmCheckOutcome';
 import {
   defaultBaseUrl,
   LLM_PROVIDERS,
   modelsOf,
   providerOfModel,
   type LlmProviderId,
-} from './settings/llm-providers';
+} from './llm-providers';
 
 const DEFAULT_MAX_ITERATIONS = 500;
 const DEFAULT_CONDENSER_SIZE = 120;

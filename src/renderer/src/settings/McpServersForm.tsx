@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { MASKED_API_KEY } from '../../../../shared/api/mcp';
-import { useSaveSettings, type StoredSettings } from '../../api/settings-queries';
-import { Field, InputField } from '../../ui/Field';
-import { formErrors } from '../../ui/form-errors';
-import { FormProblems, SubmitActions } from '../../ui/FormFooter';
+import { MASKED_API_KEY } from '../../../shared/api/mcp';
+import { useSaveSettings, type StoredSettings } from '../api/settings-queries';
+import { Field, InputField } from '../ui/Field';
+import { formErrors } from '../ui/form-errors';
+import { FormProblems, SubmitActions } from '../ui/FormFooter';
 import { configOf, emptyRow, envProblem, fieldPath, rowsOf, type McpKind, type McpRow } from './mcp-draft';
 
 const KINDS: { kind: McpKind; title: string; hint: string }[] = [
