@@ -1,7 +1,7 @@
 import { useSandbox, useSandboxAction } from '../api/sandbox-queries';
 import { Notice } from '../ui/Notice';
-import { PauseResumeButton } from '../components/sandboxes/PauseResumeButton';
-import { SandboxStatusBadge } from '../components/sandboxes/SandboxStatusBadge';
+import { PauseResumeButton } from '../sandboxes/PauseResumeButton';
+import { SandboxStatusBadge } from '../sandboxes/SandboxStatusBadge';
 
 /**
  * The conversation's sandbox (its container): status, and Pause / Resume. Pausing stops the

@@ -3,7 +3,7 @@ import { ConversationPage } from '../conversation/ConversationPage';
 import { ConversationsPage } from '../conversation/ConversationsPage';
 import { HomePage } from '../start/HomePage';
 import { NotFoundPage } from './NotFoundPage';
-import { SandboxesPage } from '../pages/SandboxesPage';
+import { SandboxesPage } from '../sandboxes/SandboxesPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { useGoToShortcuts } from './go-to-shortcuts';
 import { useRoute, type Route } from '../routing';

@@ -1,5 +1,5 @@
-import type { SandboxStatus } from '../../../../shared/api/sandboxes';
-import type { useSandboxAction } from '../../api/sandbox-queries';
+import type { SandboxStatus } from '../../../shared/api/sandboxes';
+import type { useSandboxAction } from '../api/sandbox-queries';
 
 const STEPS = {
   RUNNING: { action: 'pause', verb: 'Pause', pendingLabel: 'Pausing…' },

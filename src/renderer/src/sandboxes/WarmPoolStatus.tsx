@@ -1,7 +1,7 @@
-import { useServerInfo } from '../../api/server-queries';
-import { ROUTES } from '../../routing';
-import { Notice } from '../../ui/Notice';
-import { TextWithCode } from '../../ui/TextWithCode';
+import { useServerInfo } from '../api/server-queries';
+import { ROUTES } from '../routing';
+import { Notice } from '../ui/Notice';
+import { TextWithCode } from '../ui/TextWithCode';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import type { ConversationInfo } from '../../../../shared/api/conversations';
-import type { SandboxInfo } from '../../../../shared/api/sandboxes';
-import { useSandboxAction } from '../../api/sandbox-queries';
-import { formatWhen } from '../../conversation/when';
-import { conversationHref } from '../../routing';
-import { ConfirmChoice } from '../../ui/ConfirmChoice';
+import type { ConversationInfo } from '../../../shared/api/conversations';
+import type { SandboxInfo } from '../../../shared/api/sandboxes';
+import { useSandboxAction } from '../api/sandbox-queries';
+import { formatWhen } from '../conversation/when';
+import { conversationHref } from '../routing';
+import { ConfirmChoice } from '../ui/ConfirmChoice';
 import { PauseResumeButton } from './PauseResumeButton';
 import { SandboxStatusBadge } from './SandboxStatusBadge';
 

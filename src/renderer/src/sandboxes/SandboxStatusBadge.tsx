@@ -1,5 +1,5 @@
-import type { SandboxStatus } from '../../../../shared/api/sandboxes';
-import type { Tone } from '../../ui/tone';
+import type { SandboxStatus } from '../../../shared/api/sandboxes';
+import type { Tone } from '../ui/tone';
 
 const TONES: Record<SandboxStatus, Tone | 'info'> = {
   STARTING: 'info',

@@ -3,9 +3,9 @@ import type { ConversationInfo } from '../../../shared/api/conversations';
 import { useRecentConversations } from '../api/conversation-queries';
 import { useSandboxes } from '../api/sandbox-queries';
 import { Notice } from '../ui/Notice';
-import { SandboxListItem } from '../components/sandboxes/SandboxListItem';
-import { SandboxSpecList } from '../components/sandboxes/SandboxSpecList';
-import { WarmPoolStatus } from '../components/sandboxes/WarmPoolStatus';
+import { SandboxListItem } from './SandboxListItem';
+import { SandboxSpecList } from './SandboxSpecList';
+import { WarmPoolStatus } from './WarmPoolStatus';
 
 /** Conversations looked at to name each sandbox's users (the API's largest page). */
 const CONVERSATIONS_SHOWN = 100;

@@ -1,7 +1,7 @@
-import type { SandboxSpecInfo } from '../../../../shared/api/sandbox-specs';
-import { useSandboxSpecs } from '../../api/sandbox-queries';
-import { Notice } from '../../ui/Notice';
-import { TextWithCode } from '../../ui/TextWithCode';
+import type { SandboxSpecInfo } from '../../../shared/api/sandbox-specs';
+import { useSandboxSpecs } from '../api/sandbox-queries';
+import { Notice } from '../ui/Notice';
+import { TextWithCode } from '../ui/TextWithCode';
 
 function ImageState({ spec }: { spec: SandboxSpecInfo }) {
   const progress = spec.image_progress;
