@@ -4,8 +4,8 @@ import { MessageBody } from '../../../shared/api/errors';
 import { LlmCheckResult, type LlmCheckRequest } from '../../../shared/api/llm-check';
 import { Settings, type SettingsUpdate } from '../../../shared/api/settings';
 import { isApiError } from './api-error';
-import type { ApiClient } from './client';
 import { useApi } from './ApiProvider';
+import type { ApiClient } from './client';
 
 /** Settings as loaded, keeping keys this version does not know so that saving sends them back. */
 const StoredSettings = Settings.loose();

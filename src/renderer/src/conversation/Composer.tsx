@@ -3,8 +3,8 @@ import type { ConversationInfo } from '../../../shared/api/conversations';
 import { isApiError } from '../api/api-error';
 import { useSendMessage, useStartConversation } from '../api/conversation-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../keyboard';
-import { Notice } from '../ui/Notice';
 import { StartFailure } from '../start/StartFailure';
+import { Notice } from '../ui/Notice';
 
 /** Writes to the agent; a stopped conversation offers to start instead. */
 export function Composer({ conversation }: { conversation: ConversationInfo }) {

@@ -2,9 +2,9 @@ import { useEffect, useEffectEvent } from 'react';
 import type { V0Event } from '../../../shared/api/events';
 import { useChangeAgentState } from '../api/conversation-queries';
 import { isAltShortcut } from '../keyboard';
+import { DiffView } from './DiffView';
 import type { RepositoryCode } from './timeline';
 import { REPOSITORY_CODE_WORDS, riskLevel } from './words';
-import { DiffView } from './DiffView';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';

@@ -1,19 +1,10 @@
 import type { ConversationInfo } from '../../../shared/api/conversations';
-import {
-  useChangeAgentState,
-  useStartConversation,
-  useStopConversation,
-} from '../api/conversation-queries';
-import {
-  agentStateText,
-  PAUSABLE_STATES,
-  runtimeStatusText,
-  runtimeStatusTone,
-} from './words';
-import { Notice } from '../ui/Notice';
+import { useChangeAgentState, useStartConversation, useStopConversation } from '../api/conversation-queries';
 import { StartFailure } from '../start/StartFailure';
-import { StatusBadge } from './StatusBadge';
+import { Notice } from '../ui/Notice';
 import { SandboxControls } from './SandboxControls';
+import { StatusBadge } from './StatusBadge';
+import { agentStateText, PAUSABLE_STATES, runtimeStatusText, runtimeStatusTone } from './words';
 
 interface ConversationHeaderProps {
   conversation: ConversationInfo;

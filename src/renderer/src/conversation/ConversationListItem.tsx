@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import { useDeleteConversation, useRenameConversation } from '../api/conversation-queries';
 import { ConfirmChoice } from '../ui/ConfirmChoice';
-import { ConversationSummary } from './ConversationSummary';
 import { formErrors } from '../ui/form-errors';
+import { ConversationSummary } from './ConversationSummary';
 
 function RenameForm({ conversation, onDone }: { conversation: ConversationInfo; onDone: () => void }) {
   const [title, setTitle] = useState(conversation.title);

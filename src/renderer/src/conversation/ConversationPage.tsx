@@ -1,16 +1,16 @@
 import { useMemo } from 'react';
 import { isApiError } from '../api/api-error';
 import { useConversation } from '../api/conversation-queries';
+import { ROUTES } from '../routing';
+import { Notice } from '../ui/Notice';
 import { Composer } from './Composer';
 import { ConfirmationPanel } from './ConfirmationPanel';
 import { ConversationHeader } from './ConversationHeader';
 import { EventTimeline } from './EventTimeline';
-import { Notice } from '../ui/Notice';
-import { WorkspacePanel } from './workspace/WorkspacePanel';
 import { lastAgentState, pendingAction } from './timeline';
 import { useConversationEvents } from './useConversationEvents';
 import { workspaceRevision } from './workspace-revision';
-import { ROUTES } from '../routing';
+import { WorkspacePanel } from './workspace/WorkspacePanel';
 
 function Gone() {
   return (

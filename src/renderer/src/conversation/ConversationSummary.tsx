@@ -1,8 +1,8 @@
 import type { ConversationInfo } from '../../../shared/api/conversations';
-import { formatWhen } from './when';
-import { agentStateText, runtimeStatusText } from './words';
 import { conversationHref } from '../routing';
 import { StatusBadge } from './StatusBadge';
+import { formatWhen } from './when';
+import { agentStateText, runtimeStatusText } from './words';
 
 /** A conversation's title (a link to it), status and when it last changed. */
 export function ConversationSummary({ conversation }: { conversation: ConversationInfo }) {

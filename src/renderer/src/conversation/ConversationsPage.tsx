@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useConversationPages } from '../api/conversation-queries';
-import { ConversationListItem } from './ConversationListItem';
-import { Notice } from '../ui/Notice';
 import { ROUTES } from '../routing';
+import { Notice } from '../ui/Notice';
+import { ConversationListItem } from './ConversationListItem';
 
 /** Every conversation, newest first: search by title, rename, delete, and more pages on request. */
 export function ConversationsPage() {

@@ -1,8 +1,8 @@
 import { memo } from 'react';
+import { Markdown } from '../ui/Markdown';
+import { DiffView } from './DiffView';
 import type { CommandRow, EditRow, ReadRow, RepositoryCode, TimelineRow } from './timeline';
 import { agentStateText, REPOSITORY_CODE_WORDS, riskLevel } from './words';
-import { DiffView } from './DiffView';
-import { Markdown } from '../ui/Markdown';
 
 const EDIT_VERBS: Record<string, string> = {
   create: 'Created',

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { V0Event } from '../../../shared/api/events';
-import type { FeedMode } from './event-feed';
-import { TimelineBuilder, type TimelineRow } from './timeline';
 import { VirtualLog } from '../ui/VirtualLog';
+import type { FeedMode } from './event-feed';
 import { EventRow, estimateRowHeight, rowKey } from './EventRow';
+import { TimelineBuilder, type TimelineRow } from './timeline';
 
 function renderRow(row: TimelineRow) {
   return <EventRow row={row} />;

@@ -1,7 +1,7 @@
 import { useRecentConversations } from '../api/conversation-queries';
 import { ROUTES } from '../routing';
-import { ConversationSummary } from './ConversationSummary';
 import { Notice } from '../ui/Notice';
+import { ConversationSummary } from './ConversationSummary';
 
 const RECENT = 10;
 

@@ -1,7 +1,7 @@
 import { useSandbox, useSandboxAction } from '../api/sandbox-queries';
-import { Notice } from '../ui/Notice';
 import { PauseResumeButton } from '../sandboxes/PauseResumeButton';
 import { SandboxStatusBadge } from '../sandboxes/SandboxStatusBadge';
+import { Notice } from '../ui/Notice';
 
 /**
  * The conversation's sandbox (its container): status, and Pause / Resume. Pausing stops the

@@ -2,11 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { GIT_PROVIDERS, type GitProvider } from '../../../shared/api/settings';
 import { isApiError } from '../api/api-error';
 import { useSaveProviderToken } from '../api/git-queries';
+import { PROVIDER_LABELS } from '../start/RepositoryPicker';
 import { InputField } from '../ui/Field';
 import { formErrors } from '../ui/form-errors';
 import { FormProblems, SubmitActions } from '../ui/FormFooter';
 import { Notice } from '../ui/Notice';
-import { PROVIDER_LABELS } from '../start/RepositoryPicker';
 
 const DEFAULT_HOSTS: Record<GitProvider, string> = {
   github: 'github.com',

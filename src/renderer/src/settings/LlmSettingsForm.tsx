@@ -10,7 +10,6 @@ import { ROUTES } from '../routing';
 import { Field, InputField } from '../ui/Field';
 import { formErrors } from '../ui/form-errors';
 import { FormProblems, SubmitActions } from '../ui/FormFooter';
-import { LlmCheckOutcome } from './LlmCheckOutcome';
 import {
   defaultBaseUrl,
   LLM_PROVIDERS,
@@ -18,6 +17,7 @@ import {
   providerOfModel,
   type LlmProviderId,
 } from './llm-providers';
+import { LlmCheckOutcome } from './LlmCheckOutcome';
 
 const DEFAULT_MAX_ITERATIONS = 500;
 const DEFAULT_CONDENSER_SIZE = 120;

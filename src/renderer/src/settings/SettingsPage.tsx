@@ -1,11 +1,11 @@
 import { useSettings } from '../api/settings-queries';
-import { AddSecretForm } from './AddSecretForm';
-import { LlmSettingsForm } from './LlmSettingsForm';
 import { Notice } from '../ui/Notice';
-import { SecretList } from './SecretList';
 import { TextWithCode } from '../ui/TextWithCode';
+import { AddSecretForm } from './AddSecretForm';
 import { GitProvidersForm } from './GitProvidersForm';
+import { LlmSettingsForm } from './LlmSettingsForm';
 import { McpServersForm } from './McpServersForm';
+import { SecretList } from './SecretList';
 import { WarmPoolForm } from './WarmPoolForm';
 
 export function SettingsPage() {

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { ConversationPage } from '../conversation/ConversationPage';
 import { ConversationsPage } from '../conversation/ConversationsPage';
-import { HomePage } from '../start/HomePage';
-import { NotFoundPage } from './NotFoundPage';
+import { useRoute, type Route } from '../routing';
 import { SandboxesPage } from '../sandboxes/SandboxesPage';
 import { SettingsPage } from '../settings/SettingsPage';
+import { HomePage } from '../start/HomePage';
 import { useGoToShortcuts } from './go-to-shortcuts';
-import { useRoute, type Route } from '../routing';
+import { NotFoundPage } from './NotFoundPage';
 import { Sidebar } from './Sidebar';
 import { StatusStrip } from './StatusStrip';
 

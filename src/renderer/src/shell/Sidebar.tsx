@@ -1,5 +1,5 @@
-import { GO_TO_KEYS } from './go-to-shortcuts';
 import { ROUTES, type RouteName } from '../routing';
+import { GO_TO_KEYS } from './go-to-shortcuts';
 
 const LINKS = [
   { route: 'home', label: 'Home' },

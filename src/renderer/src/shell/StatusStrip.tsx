@@ -1,7 +1,7 @@
 import { useServerInfo } from '../api/server-queries';
-import { describeDocker, describeSecrets, type Diagnosis } from './diagnostics';
 import { Notice } from '../ui/Notice';
 import { TextWithCode } from '../ui/TextWithCode';
+import { describeDocker, describeSecrets, type Diagnosis } from './diagnostics';
 
 function StatusItem({ diagnosis }: { diagnosis: Diagnosis }) {
   return (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { goToTarget } from './go-to-shortcuts';
 import { routeOf, ROUTES } from '../routing';
+import { goToTarget } from './go-to-shortcuts';
 
 describe('goToTarget', () => {
   it('names the screen of each second key', () => {

@@ -1,11 +1,11 @@
 import { useApi } from '../api/ApiProvider';
 import { useSettings, type StoredSettings } from '../api/settings-queries';
-import { Notice } from '../ui/Notice';
 import { RecentConversations } from '../conversation/RecentConversations';
+import { ROUTES } from '../routing';
+import { Notice } from '../ui/Notice';
+import { TextWithCode } from '../ui/TextWithCode';
 import { listingProviders, StartConversationForm } from './StartConversationForm';
 import { SuggestedTasks } from './SuggestedTasks';
-import { TextWithCode } from '../ui/TextWithCode';
-import { ROUTES } from '../routing';
 
 /** The first screen until a model is chosen: one thing to do, and why. */
 function Onboarding() {

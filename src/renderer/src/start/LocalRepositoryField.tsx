@@ -1,5 +1,5 @@
-import { useRecentConversations } from '../api/conversation-queries';
 import { desktopBridge } from '../api/connection';
+import { useRecentConversations } from '../api/conversation-queries';
 import { Field } from '../ui/Field';
 
 /** How many recent repositories of this machine are offered. */

@@ -5,12 +5,12 @@ import { useCreateConversation } from '../api/conversation-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../keyboard';
 import { conversationHref, navigate, ROUTES } from '../routing';
 import { Field, InputField } from '../ui/Field';
-import { StartFailure } from './StartFailure';
 import { BranchPicker } from './BranchPicker';
-import { ImageAttachments } from './ImageAttachments';
 import { readAsDataUrl, sortImageFiles, type AttachedImage } from './image-files';
+import { ImageAttachments } from './ImageAttachments';
 import { LocalRepositoryField } from './LocalRepositoryField';
 import { RepositoryPicker } from './RepositoryPicker';
+import { StartFailure } from './StartFailure';
 
 /** Providers whose repositories can be listed (Enterprise SSO tokens cannot). */
 export function listingProviders(tokens: Record<string, string | null>): GitProvider[] {

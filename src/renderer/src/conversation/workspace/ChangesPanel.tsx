@@ -1,12 +1,12 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
-import type { GitChangeStatus } from '../../../../shared/api/workspace';
 import { isLocalRepository } from '../../../../shared/api/local-repository';
+import type { GitChangeStatus } from '../../../../shared/api/workspace';
 import { isApiError } from '../../api/api-error';
 import { useConversation } from '../../api/conversation-queries';
 import { useLocalRepository } from '../../api/local-repository-queries';
 import { useGitChanges, useGitDiff } from '../../api/workspace-queries';
-import { diffStat, unifiedDiff } from '../unified-diff';
 import { DiffView } from '../DiffView';
+import { diffStat, unifiedDiff } from '../unified-diff';
 import { LocalRepositoryExport } from './LocalRepositoryExport';
 import { WorkspaceProblem } from './WorkspaceProblem';
 
