@@ -1,4 +1,4 @@
-import { useDebouncedValue } from '../useDebouncedValue';
+import { useDebouncedValue } from './useDebouncedValue';
 
 const SEARCH_DELAY_MS = 250;
 
