@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitDiffQuery, ListFilesQuery, SelectFileQuery } from '../../shared/api/workspace';
 import { validate, ValidationFailed } from '../http/validation';
 import { localWorkspace, type LocalWorkspace } from './test-workspaces';
-import { localRealpath, resolveInWorkspace } from './workspace-access';
+import { localRealpath } from '../sandbox/process/local-realpath';
+import { resolveInWorkspace } from './workspace-access';
 
 const OUTSIDE = 'Value error, Path must stay inside the workspace';
 

@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
-import { runInContainer } from './container-command';
+import { dockerExec } from '../docker/docker-exec';
 import {
   SandboxFileError,
   type FileInfo,
@@ -169,7 +169,7 @@ export class DockerSandboxFiles implements SandboxFiles {
   }
 
   private script(script: string, path: string) {
-    return runInContainer(this.container, ['sh', '-c', script, 'sh', path], this.user);
+    return dockerExec(this.container, ['sh', '-c', script, 'sh', path], { user: this.user });
   }
 
   private assertSucceeded(result: { exitCode: number; stderr: string }, path: string): void {
