@@ -36,6 +36,7 @@ import type { DockerConnection } from './sandbox/docker/docker-status';
 import type { SandboxConfig } from './sandbox/sandbox-config';
 import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
+import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { MaskedValues } from './secrets/masked-values';
 import { LiveSecretMasker } from './events/secret-masker';
@@ -139,6 +140,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     logger,
     version: VERSION,
     startedAt,
+    readAheadRoots,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
   });

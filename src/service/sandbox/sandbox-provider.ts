@@ -1,5 +1,6 @@
 import type { ObservedState, SandboxProviderKind, SandboxRecord, SandboxSpec } from './sandbox-models';
 import type { SandboxWorkspace } from './sandbox-workspace';
+import type { FileSurvey } from './files/file-survey';
 
 export interface CreateRequest {
   id: string;
@@ -37,6 +38,11 @@ export interface SandboxProvider {
    * sandbox must be observed again (the backend was lost or came back).
    */
   watch(changed: (sandboxId: string | null) => void): void;
+  /**
+   * What the sandbox's first probe surveyed of its new workspace (see `ReadAheadRoots`), handed out once;
+   * null when nothing was read ahead or it was taken.
+   */
+  takeReadAhead(id: string): FileSurvey | null;
   /** The RUNNING sandbox's workspace, for one user (a conversation, a route): see SandboxWorkspace. */
   workspace(record: SandboxRecord): Promise<SandboxWorkspace>;
   close(): Promise<void>;

@@ -3,6 +3,7 @@ import type { SandboxInfo } from '../../shared/api/sandboxes';
 import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
 import { dockerErrorText } from './docker/docker-errors';
+import type { FileSurvey } from './files/file-survey';
 import { KeyedQueue } from './keyed-queue';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { SandboxConfig } from './sandbox-config';
@@ -276,6 +277,15 @@ export class SandboxService {
   }
 
   /**
+   * What a new sandbox's first probe surveyed of its workspace, for the start that created it: handed out
+   * once, and only while nobody else has asked for the sandbox's workspace (and so could have changed a file).
+   */
+  takeReadAhead(id: string): FileSurvey | null {
+    const record = this.deps.store.get(id);
+    return record ? this.deps.providers[record.provider].takeReadAhead(id) : null;
+  }
+
+  /**
    * The workspace of a RUNNING sandbox, where its commands, shell, files and MCP servers run; marks the
    * sandbox used. 409 unless it is RUNNING.
    */
@@ -283,6 +293,8 @@ export class SandboxService {
     const record = this.record(id);
     if (record.status !== 'RUNNING') throw sandboxNotRunning(id, record.status);
     this.touch(id);
+    // Whoever has the workspace may change files: what was read ahead no longer stands.
+    this.deps.providers[record.provider].takeReadAhead(id);
     return this.deps.providers[record.provider].workspace(record);
   }
 

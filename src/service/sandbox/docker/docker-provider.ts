@@ -2,9 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { HttpError, httpError } from '../../http/errors';
+import type { FileSurvey, SurveyRoot } from '../files/file-survey';
 import { containerName, volumeName } from '../sandbox-id';
 import { type ObservedState, SandboxFailure, type SandboxRecord, type SandboxSpec } from '../sandbox-models';
 import type { CreateRequest, SandboxProvider } from '../sandbox-provider';
+import type { ExecResult } from '../sandbox-workspace';
 import {
   APP_PORTS,
   containerOptions,
@@ -19,6 +21,7 @@ import { dockerExec } from './docker-exec';
 import { DockerEventWatcher } from './docker-events';
 import { type DockerImages, type ImageContents, isRootUser } from './docker-images';
 import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
+import { firstProbeCommand, readAheadOf } from './first-probe';
 import { installFilter, LABEL } from './labels';
 import { ensureSandboxNetwork } from './sandbox-network';
 import { DockerWorkspace } from './docker-workspace';
@@ -33,6 +36,9 @@ export interface DockerProviderConfig {
   limits: SandboxLimits;
   allowSudo: boolean;
 }
+
+/** The folders a new sandbox's first probe reads ahead, for its working dir (see `takeReadAhead`). */
+export type ReadAheadRoots = (workingDir: string) => SurveyRoot[];
 
 interface OwnContainer {
   container: Docker.Container;
@@ -53,6 +59,8 @@ export class DockerSandboxProvider implements SandboxProvider {
   readonly kind = 'docker' as const;
   readonly isolated = true;
   private watcher: DockerEventWatcher | null = null;
+  /** What each new container's first probe read ahead, until its sandbox's start takes it. */
+  private readonly readAheads = new Map<string, FileSurvey>();
 
   constructor(
     private readonly connection: DockerConnection,
@@ -60,6 +68,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     private readonly instanceId: string,
     private readonly config: DockerProviderConfig,
     private readonly logger: Logger,
+    private readonly readAheadRoots: ReadAheadRoots = () => [],
   ) {}
 
   async ensureAvailable(): Promise<void> {
@@ -107,6 +116,7 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   /** Removes a warm-pool container (paused or not) with its volume, at once. */
   async removePooled(id: string): Promise<void> {
+    this.readAheads.delete(id);
     const found = await this.ownContainer(id);
     if (found) await ignoringGone(() => found.container.remove({ force: true }));
     await this.removeVolume(id);
@@ -147,6 +157,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   remove(record: SandboxRecord): Promise<void> {
+    this.readAheads.delete(record.id);
     return this.guard('delete', async () => {
       const found = await this.ownContainer(record.id);
       if (found) {
@@ -188,6 +199,12 @@ export class DockerSandboxProvider implements SandboxProvider {
       this.logger,
     );
     this.watcher.start();
+  }
+
+  takeReadAhead(id: string): FileSurvey | null {
+    const survey = this.readAheads.get(id) ?? null;
+    this.readAheads.delete(id);
+    return survey;
   }
 
   async workspace(record: SandboxRecord): Promise<DockerWorkspace> {
@@ -234,11 +251,16 @@ export class DockerSandboxProvider implements SandboxProvider {
     options.onCreated?.(container.id);
     signal.throwIfAborted();
     await container.start();
-    // The first probe also hands /workspace (a fresh volume) and the working dir to the sandbox's user.
-    const firstProbe = contents.user
-      ? ['sh', '-c', 'mkdir -p "$1" && chown "$2" "$0" "$1"', WORKSPACE_DIR, spec.workingDir, contents.user]
-      : ['true'];
-    return this.waitUntilReady(container, firstProbe);
+    const probe = {
+      workspaceDir: WORKSPACE_DIR,
+      workingDir: spec.workingDir,
+      user: contents.user,
+      roots: this.readAheadRoots(spec.workingDir),
+    };
+    return this.waitUntilReady(container, firstProbeCommand(probe), (result) => {
+      const survey = readAheadOf(result, probe);
+      if (survey) this.readAheads.set(id, survey);
+    });
   }
 
   /**
@@ -315,13 +337,20 @@ export class DockerSandboxProvider implements SandboxProvider {
    * Probes with `docker exec` (as root) until a probe passes, then reports RUNNING with the published ports.
    * A probe that runs and fails, a container that stops, or 30 s of probes that cannot run: SandboxFailure.
    */
-  private async waitUntilReady(container: Docker.Container, probe: string[]): Promise<ObservedState> {
+  private async waitUntilReady(
+    container: Docker.Container,
+    probe: string[],
+    passed: (result: ExecResult) => void = () => undefined,
+  ): Promise<ObservedState> {
     const deadline = Date.now() + PROBE_FAILURE_LIMIT_MS;
     for (;;) {
       let lastError: string;
       try {
         const result = await dockerExec(container, probe);
-        if (result.exitCode === 0) break;
+        if (result.exitCode === 0) {
+          passed(result);
+          break;
+        }
         const output = result.stderr.trim() || result.stdout.trim();
         throw new SandboxFailure(
           `The sandbox's readiness probe failed (exit code ${result.exitCode})${output ? `: ${output}` : ''}`,
