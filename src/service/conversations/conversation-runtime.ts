@@ -260,6 +260,9 @@ export class ConversationRuntime {
     await this.mcp?.close();
     this.mcp = null;
     await this.workspace?.shell.close().catch(() => undefined);
+    // The set-up still running (the shell's start, `git init`, the hooks) ends before the sandbox may be
+    // paused: an exec that starts in a container being frozen can hang the engine's hold on it.
+    await this.settingUp.catch(() => undefined);
     this.workspace?.release();
     this.workspace = null;
   }
