@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { runInContainer } from '../../src/service/sandbox/files/container-command';
+import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import type { SandboxConfig } from '../../src/service/sandbox/sandbox-config';
 import type { ServiceConfig } from '../../src/service/index';
 import type { V0Event } from '../../src/shared/api/events';
@@ -155,7 +155,7 @@ export async function volumeExists(sandboxId: string): Promise<boolean> {
 
 /** Runs a one-off command in a sandbox's container as its user. */
 export async function execIn(sandboxId: string, script: string) {
-  return runInContainer(docker.getContainer(`dockhand-${sandboxId}`), ['sh', '-c', script], 'dockhand');
+  return dockerExec(docker.getContainer(`dockhand-${sandboxId}`), ['sh', '-c', script], { user: 'dockhand' });
 }
 
 /** Creates a sandbox through the API and waits until its start has finished. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { pack, type Pack } from 'tar-stream';
-import { runInContainer } from '../sandbox/files/container-command';
+import { dockerExec } from './docker-exec';
 import { type BundledCommand, type BundledNode, provides, RUNTIME_BIN, RUNTIME_DIR } from './bundled-runtime';
 
 const NPM_DIR = `${RUNTIME_DIR}/lib/node_modules/npm`;
@@ -55,7 +55,7 @@ async function writeArchive(archive: Pack, runtime: BundledNode, command: Bundle
 
 /** Whether the copied command runs in the container (a copy may exist but not run, e.g. on musl). */
 async function runs(container: Docker.Container, installed: string): Promise<boolean> {
-  return (await runInContainer(container, [installed, '--version'])).exitCode === 0;
+  return (await dockerExec(container, [installed, '--version'])).exitCode === 0;
 }
 
 async function copyRuntime(
@@ -65,7 +65,7 @@ async function copyRuntime(
 ): Promise<boolean> {
   const installed = `${RUNTIME_BIN}/${command}`;
   if (await runs(container, installed)) return true;
-  const machine = (await runInContainer(container, ['uname', '-m'])).stdout.trim();
+  const machine = (await dockerExec(container, ['uname', '-m'])).stdout.trim();
   if (!runtime.machines.includes(machine)) return false;
   const archive = pack();
   const written = writeArchive(archive, runtime, command).catch((error: unknown) => {

@@ -4,7 +4,7 @@ import type Docker from 'dockerode';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { runInContainer } from '../sandbox/files/container-command';
+import { dockerExec } from './docker-exec';
 
 export interface DockerExecTransportOptions {
   command: string;
@@ -95,10 +95,10 @@ export class DockerExecTransport implements Transport {
     stream?.destroy();
     this.ended();
     // A server that ignores the end of its input is ended by its pid.
-    await runInContainer(
+    await dockerExec(
       this.container,
       ['sh', '-c', `kill -TERM "$(cat ${this.pidFile})" 2>/dev/null; rm -f ${this.pidFile}`],
-      this.options.user,
+      { user: this.options.user },
     ).catch(() => undefined);
   }
 
