@@ -2,22 +2,17 @@ import path from 'node:path';
 import type { NewEvent, V0Event } from '../../shared/api/events';
 import { rm } from 'node:fs/promises';
 import type Docker from 'dockerode';
-import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from '../agent/agent-loop';
+import type { AgentLoop, AgentLoopConfig, StatusUpdate } from '../agent/agent-loop';
 import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
+import { confirmationSettings } from '../agent/confirmation-policy';
+import { createAgent } from '../agent/create-agent';
 import { knowledgeInView, recallKnowledge } from '../agent/microagents/knowledge-recall';
 import { loadMicroagents, userMicroagentDirs } from '../agent/microagents/load-microagents';
 import { renderWorkspaceContext, type AppPort } from '../agent/microagents/workspace-context';
-import { FALLBACK_CONTEXT_WINDOW } from '../agent/condenser/condenser';
-import { createLlmClient } from '../agent/llm/llm-client';
-import { generateTitle } from '../agent/title';
-import { contextWindowOf, supportsVision } from '../agent/llm/model-table';
+import { supportsVision } from '../agent/llm/model-table';
 import type { McpStdioServer, Microagent } from '../agent/microagents/microagent';
-import { llmTimingFromEnv } from '../agent/llm/retry-policy';
-import systemPrompt from '../agent/prompts/system-prompt.md?raw';
-import { EditHistory } from '../agent/tools/str-replace-editor/edit-history';
-import { Editor, type EditorFiles } from '../agent/tools/str-replace-editor/editor';
-import { ToolRegistry } from '../agent/tools/registry';
-import { TaskList } from '../agent/tools/task-list';
+import type { EditorFiles } from '../agent/tools/str-replace-editor/editor';
+import { BUILTIN_TOOLS } from '../agent/tools/registry';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import { runInContainer } from '../sandbox/files/container-command';
@@ -28,7 +23,7 @@ import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
-import { DEFAULTS, gitIdentity } from '../settings/settings-service';
+import { gitIdentity } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
 import { gitIdentityEnv } from '../git/git-identity';
 import { copyLocalRepository } from '../local-repository/start-step';
@@ -163,51 +158,25 @@ export class ConversationRuntime {
     const recall = this.recall(workspace, repository.dir, microagents, setupNote);
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
-    const masker = this.ctx.masker;
     const model = this.record.llmModel ?? settings.llm_model ?? '';
-    const llm = createLlmClient({
-      model,
-      apiKey,
-      baseUrl: settings.llm_base_url || null,
-      signal: this.closing.signal,
-      timing: llmTimingFromEnv(process.env),
-    });
-    const tools = new ToolRegistry();
-    const mcp = await this.connectMcp(await mcpModule, target, tools.names(), model);
+    const mcp = await this.connectMcp(await mcpModule, target, model);
     if (this.closing.signal.aborted) return void (await mcp.close());
     this.mcp = mcp;
-    for (const tool of mcp.tools) tools.add(tool);
-    this.titler = (message) =>
-      generateTitle(llm, message, masker).then((generated) => generated?.title ?? null);
-    this.agent = new AgentLoop({
+    const agent = createAgent(this.ctx, {
       conversationId: this.record.id,
       events: this.events,
-      masker,
-      llm,
-      tools,
-      toolContext: {
+      settings,
+      model,
+      apiKey,
+      signal: this.closing.signal,
+      workspace: {
         shell: workspace.shell,
-        editor: new Editor(
-          withRemove(workspace.files, workspace.remove),
-          new EditHistory(this.ctx.db, this.record.id),
-          () => target.workingDir,
-        ),
-        tasks: new TaskList(path.join(this.ctx.dataDir, 'conversations', this.record.id)),
+        files: withRemove(workspace.files, workspace.remove),
+        workingDir: () => target.workingDir,
       },
-      secrets: { names: Object.keys(secretEnv), values: this.ctx.secrets.values() },
-      config: {
-        systemPrompt,
-        recall,
-        maxIterations: settings.max_iterations ?? DEFAULTS.max_iterations,
-        maxBudgetPerTask: settings.max_budget_per_task ?? null,
-        version: this.ctx.version,
-        condenserEnabled: settings.enable_default_condenser ?? true,
-        condenserMaxSize: settings.condenser_max_size ?? null,
-        contextWindow: contextWindowOf(model) ?? FALLBACK_CONTEXT_WINDOW,
-        confirmationMode: settings.confirmation_mode ?? false,
-        securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
-        mcpTools: mcp.nameMap(),
-      },
+      secretNames: Object.keys(secretEnv),
+      recall,
+      mcp,
       interrupt: () => {
         this.mcp?.cancelCalls();
         return this.workspace?.shell.interrupt() ?? Promise.resolve();
@@ -215,6 +184,8 @@ export class ConversationRuntime {
       onStatus: (update) => this.hooks.status(update),
       saveState: (state) => this.agentStates.save(this.record.id, state),
     });
+    this.agent = agent.loop;
+    this.titler = agent.title;
     this.report(RUNTIME_STATUS.ready, 'The agent is ready.');
   }
 
@@ -275,7 +246,6 @@ export class ConversationRuntime {
   private async connectMcp(
     { connectConversationMcp }: typeof import('../mcp/conversation-mcp'),
     target: SandboxTarget,
-    builtinNames: string[],
     model: string,
   ): Promise<McpToolset> {
     this.report(RUNTIME_STATUS.settingUpSkills, 'Connecting MCP servers...');
@@ -285,7 +255,7 @@ export class ConversationRuntime {
       request: stored ? await withRequestMcpKeys(this.ctx.secrets, this.record.id, stored) : null,
       microagents: this.microagentServers,
       target,
-      builtinNames,
+      builtinNames: BUILTIN_TOOLS.map((tool) => tool.name),
       vision: supportsVision(model),
     });
     for (const warning of mcp.warnings)
@@ -547,13 +517,9 @@ export class ConversationRuntime {
   }
 
   private consentFor(target: SandboxTarget): RepositoryConsent {
-    const settings = this.ctx.settings.stored() ?? {};
     return new RepositoryConsent({
       record: (event) => this.appendEvent(event),
-      settings: {
-        confirmationMode: settings.confirmation_mode ?? false,
-        securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
-      },
+      settings: confirmationSettings(this.ctx.settings.stored() ?? {}),
       sandboxKind: target.kind,
       signal: this.closing.signal,
       report: (message) =>
