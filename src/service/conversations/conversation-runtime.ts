@@ -6,11 +6,9 @@ import type { AgentLoop, AgentLoopConfig, StatusUpdate } from '../agent/agent-lo
 import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
 import { confirmationSettings } from '../agent/confirmation-policy';
 import { createAgent } from '../agent/create-agent';
-import { knowledgeInView, recallKnowledge } from '../agent/microagents/knowledge-recall';
-import { loadMicroagents, userMicroagentDirs } from '../agent/microagents/load-microagents';
-import { renderWorkspaceContext, type AppPort } from '../agent/microagents/workspace-context';
-import { supportsVision } from '../agent/llm/model-table';
+import type { AppPort } from '../agent/microagents/workspace-context';
 import type { McpStdioServer, Microagent } from '../agent/microagents/microagent';
+import { supportsVision } from '../agent/llm/model-table';
 import type { EditorFiles } from '../agent/tools/str-replace-editor/editor';
 import { BUILTIN_TOOLS } from '../agent/tools/registry';
 import type { ServiceContext } from '../context';
@@ -36,8 +34,9 @@ import type { GitProvider } from '../../shared/api/settings';
 import type { McpToolset } from '../mcp/mcp-toolset';
 import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
-import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
-import { commandLineOf, hiddenObservation, RepositoryConsent, type RepositoryCode } from './repository-code';
+import { gitHookStep, type HookStep } from './hook-step';
+import { loadConversationMicroagents, workspaceRecall, type LoadedMicroagents } from './recall-step';
+import { RepositoryConsent, type RepositoryCode } from './repository-code';
 import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
 import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
 
@@ -92,7 +91,6 @@ export class ConversationRuntime {
   /** The agent's state before the service restarted (null for a conversation that never ran). */
   private saved: SavedAgentState | null = null;
   private mcp: McpToolset | null = null;
-  private microagentServers: McpStdioServer[] = [];
   private repositoryConsent: RepositoryConsent | null = null;
   /** The shell's start, `git init` and the git hooks, running after `start()` has let the agent think. */
   private settingUp: Promise<unknown> = Promise.resolve();
@@ -145,21 +143,20 @@ export class ConversationRuntime {
     this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
     // Hooks follow the setup script, as before; the agent's commands wait for them. The user is asked about
     // the hook before the agent starts, so every question about repository code comes first.
-    const hookApproval = setup.then(() => this.approveGitHook(workspace, repository.dir));
-    const hooks = hookApproval.then((actionId) => this.installGitHook(workspace, repository.dir, actionId));
-    this.settingUp = settledLater(Promise.all([workspace.started, repository.initialized, hooks]));
+    const hooks = this.gitHooks(workspace, repository.dir, setup);
+    this.settingUp = settledLater(Promise.all([workspace.started, repository.initialized, hooks.installed]));
     this.report(RUNTIME_STATUS.settingUpSkills, 'Loading microagents...');
-    const [setupNote, microagents] = await Promise.all([
+    const [setupNote, { microagents, servers }] = await Promise.all([
       setup,
       this.loadMicroagents(workspace, repository.dir),
-      hookApproval,
+      hooks.approved,
     ]);
-    workspace.shell.hold(hooks);
+    workspace.shell.hold(hooks.installed);
     const recall = this.recall(workspace, repository.dir, microagents, setupNote);
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
     const model = this.record.llmModel ?? settings.llm_model ?? '';
-    const mcp = await this.connectMcp(await mcpModule, target, model);
+    const mcp = await this.connectMcp(await mcpModule, target, servers, model);
     if (this.closing.signal.aborted) return void (await mcp.close());
     this.mcp = mcp;
     const agent = createAgent(this.ctx, {
@@ -246,6 +243,7 @@ export class ConversationRuntime {
   private async connectMcp(
     { connectConversationMcp }: typeof import('../mcp/conversation-mcp'),
     target: SandboxTarget,
+    microagentServers: McpStdioServer[],
     model: string,
   ): Promise<McpToolset> {
     this.report(RUNTIME_STATUS.settingUpSkills, 'Connecting MCP servers...');
@@ -253,7 +251,7 @@ export class ConversationRuntime {
     const mcp = await connectConversationMcp({
       settings: await this.ctx.settings.mcpConfig(),
       request: stored ? await withRequestMcpKeys(this.ctx.secrets, this.record.id, stored) : null,
-      microagents: this.microagentServers,
+      microagents: microagentServers,
       target,
       builtinNames: BUILTIN_TOOLS.map((tool) => tool.name),
       vision: supportsVision(model),
@@ -452,68 +450,47 @@ export class ConversationRuntime {
     return outcome.ran ? outcome.note : null;
   }
 
-  /**
-   * Step 7, first half: with `.openhands/pre-commit.sh` and no wrapper yet, the user's say over installing it.
-   * The id of the action it is installed under, or null (nothing to install, rejected, or a warning).
-   */
-  private async approveGitHook(workspace: Workspace, repoDir: string): Promise<number | null> {
-    try {
-      if ((await preCommitHookState(this.gitSandbox(workspace.target).exec, repoDir)) !== 'missing')
-        return null;
-      const script = path.posix.join(repoDir, PRE_COMMIT_SCRIPT);
-      return await this.approve({
-        kind: 'git_hook',
-        name: PRE_COMMIT_SCRIPT,
-        content: (await workspace.files.read(script)).toString('utf8'),
-        command: `${script} # as the repository's pre-commit hook`,
-      });
-    } catch (error) {
-      return this.hookWarning(error);
-    }
+  /** Step 7: the `.openhands/pre-commit.sh` hook once the setup script is done; a failure only warns. */
+  private gitHooks(workspace: Workspace, repoDir: string, setup: Promise<unknown>): HookStep {
+    return gitHookStep(setup, {
+      exec: this.gitSandbox(workspace.target).exec,
+      files: workspace.files,
+      repoDir,
+      approve: (code) => this.approve(code),
+      record: (event) => this.appendEvent(event),
+      warn: (message) => this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message }),
+    });
   }
 
-  /** Step 7, second half: installs the approved hook; a failure only warns. */
-  private async installGitHook(
+  /** The microagents, and their MCP servers the user lets start; problems are reported, not fatal. */
+  private loadMicroagents(workspace: Workspace, repoDir: string): Promise<LoadedMicroagents> {
+    return loadConversationMicroagents({
+      files: workspace.files,
+      repoDir,
+      approve: (code) => this.approve(code),
+      record: (event) => this.appendEvent(event),
+      warn: (message) => this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message }),
+    });
+  }
+
+  /** What the agent recalls: the workspace context of its first message, and knowledge on keywords. */
+  private recall(
     workspace: Workspace,
     repoDir: string,
-    actionId: number | null,
-  ): Promise<void> {
-    if (actionId === null) return;
-    try {
-      await installPreCommitHook(this.gitSandbox(workspace.target).exec, repoDir);
-      this.appendEvent(
-        hiddenObservation('run', `Installed ${PRE_COMMIT_SCRIPT} as the pre-commit hook.`, actionId),
-      );
-    } catch (error) {
-      this.hookWarning(error);
-    }
-  }
-
-  private hookWarning(error: unknown): null {
-    if (!(error instanceof GitHookError)) throw error;
-    this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message: error.message });
-    return null;
-  }
-
-  /** Microagents' MCP stdio servers that the user's say lets start (each answered once it is allowed). */
-  private async consentedServers(servers: McpStdioServer[]): Promise<McpStdioServer[]> {
-    const allowed: McpStdioServer[] = [];
-    for (const server of servers) {
-      const commandLine = commandLineOf([server.command, ...(server.args ?? [])]);
-      const env = Object.keys(server.env ?? {});
-      const actionId = await this.approve({
-        kind: 'mcp_server',
-        name: server.name,
-        content: env.length ? `${commandLine}\n# environment: ${env.join(', ')}` : commandLine,
-        command: commandLine,
-      });
-      if (actionId === null) continue;
-      allowed.push(server);
-      this.appendEvent(
-        hiddenObservation('run', `MCP server ${server.name} starts with the conversation.`, actionId),
-      );
-    }
-    return allowed;
+    microagents: Microagent[],
+    setupNote: string | null,
+  ): AgentLoopConfig['recall'] {
+    const { selectedRepository, selectedBranch, request } = this.record;
+    return workspaceRecall({
+      repository: selectedRepository ? { name: selectedRepository, branch: selectedBranch } : null,
+      repoDir,
+      microagents,
+      setupNote,
+      customSecrets: exposedCustomSecrets(this.ctx, request),
+      conversationInstructions: request.conversation_instructions,
+      appPorts: () => this.appPorts(workspace.target),
+      now: () => new Date(),
+    });
   }
 
   private consentFor(target: SandboxTarget): RepositoryConsent {
@@ -542,47 +519,6 @@ export class ConversationRuntime {
       const port = target.appPorts[name];
       return { port, url: exposed.find((u) => u.name === name)?.url ?? `http://localhost:${port}` };
     });
-  }
-
-  /** Microagents of the repository (or workspace), the user's folders and the built-ins; problems are reported, not fatal. */
-  private async loadMicroagents(workspace: Workspace, repoDir: string): Promise<Microagent[]> {
-    const { microagents, warnings } = await loadMicroagents({
-      files: workspace.files,
-      repoDir,
-      userDirs: userMicroagentDirs(),
-    });
-    for (const warning of warnings)
-      this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
-    this.microagentServers = await this.consentedServers(microagents.flatMap((m) => m.mcpStdioServers));
-    return microagents;
-  }
-
-  /** What the agent recalls: the workspace context of its first message, and knowledge on keywords. */
-  private recall(
-    workspace: Workspace,
-    repoDir: string,
-    microagents: Microagent[],
-    setupNote: string | null,
-  ): AgentLoopConfig['recall'] {
-    const repository = this.record.selectedRepository
-      ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
-      : null;
-    const customSecrets = exposedCustomSecrets(this.ctx, this.record.request);
-    return {
-      workspace: (firstMessage) =>
-        renderWorkspaceContext({
-          repository,
-          microagents,
-          workingDir: repoDir,
-          appPorts: this.appPorts(workspace.target),
-          setupNote,
-          now: new Date(),
-          customSecrets,
-          conversationInstructions: this.record.request.conversation_instructions,
-          firstMessage,
-        }),
-      knowledge: (message, history) => recallKnowledge(message, microagents, knowledgeInView(history)),
-    };
   }
 }
 
