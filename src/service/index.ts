@@ -37,6 +37,7 @@ import { sandboxesRoutes } from './routes/v1/sandboxes';
 import type { DockerConnection } from './sandbox/docker/docker-status';
 import type { SandboxConfig } from './sandbox/sandbox-config';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
+import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { MaskedValues } from './secrets/masked-values';
 import { LiveSecretMasker } from './events/secret-masker';
@@ -142,6 +143,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     logger,
     version: VERSION,
     startedAt,
+    readAheadRoots,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
   });

@@ -16,7 +16,10 @@ import type { EventLog } from '../events/event-log';
 import { runInContainer } from '../sandbox/files/container-command';
 import { DockerSandboxFiles } from '../sandbox/files/docker-files';
 import { LocalSandboxFiles } from '../sandbox/files/local-files';
+import type { FileSurvey } from '../sandbox/files/file-survey';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import { surveyRoots } from '../sandbox/files/survey-command';
+import { SurveyedFiles } from '../sandbox/files/surveyed-files';
 import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
@@ -37,7 +40,8 @@ import type { ConversationRecord } from './conversation-store';
 import { gitHookStep, type HookStep } from './hook-step';
 import { loadConversationMicroagents, workspaceRecall, type LoadedMicroagents } from './recall-step';
 import { RepositoryConsent, type RepositoryCode } from './repository-code';
-import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
+import { runSetupScript, sandboxStateDir, setupTimeoutFromEnv } from './setup-script';
+import { startSurveyRoots } from './start-survey';
 import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
@@ -128,7 +132,7 @@ export class ConversationRuntime {
     this.saved = this.agentStates.load(this.record.id);
     this.report(RUNTIME_STATUS.startingRuntime, 'Starting the sandbox...');
     const mcpModule = settledLater(import('../mcp/conversation-mcp'));
-    const [target, secretEnv, apiKey] = await Promise.all([
+    const [{ target, readAhead }, secretEnv, apiKey] = await Promise.all([
       this.sandbox(),
       sandboxSecretValues(this.ctx, this.record.request),
       this.ctx.secrets.get('llm_api_key'),
@@ -139,16 +143,17 @@ export class ConversationRuntime {
     this.workspace = workspace;
     this.repositoryConsent = this.consentFor(target);
     const repository = await this.prepareRepository(workspace);
-    const setup = this.runRepositorySetup(workspace, repository.dir);
+    const files = await this.startFiles(workspace, repository.dir, readAhead);
+    const setup = this.runRepositorySetup(workspace, files, repository.dir);
     this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
     // Hooks follow the setup script, as before; the agent's commands wait for them. The user is asked about
     // the hook before the agent starts, so every question about repository code comes first.
-    const hooks = this.gitHooks(workspace, repository.dir, setup);
+    const hooks = this.gitHooks(workspace, files, repository.dir, setup);
     this.settingUp = settledLater(Promise.all([workspace.started, repository.initialized, hooks.installed]));
     this.report(RUNTIME_STATUS.settingUpSkills, 'Loading microagents...');
     const [setupNote, { microagents, servers }] = await Promise.all([
       setup,
-      this.loadMicroagents(workspace, repository.dir),
+      this.loadMicroagents(files, repository.dir),
       hooks.approved,
     ]);
     workspace.shell.hold(hooks.installed);
@@ -261,8 +266,11 @@ export class ConversationRuntime {
     return mcp;
   }
 
-  /** The conversation's sandbox: its own one started again, or a new one from the default spec. */
-  private async sandbox(): Promise<SandboxTarget> {
+  /**
+   * The conversation's sandbox: its own one started again, or a new one from the default spec; with what its
+   * first probe read ahead of the workspace, if anything.
+   */
+  private async sandbox(): Promise<{ target: SandboxTarget; readAhead: FileSurvey | null }> {
     const sandboxes = this.ctx.sandboxes;
     let info = this.record.sandboxId ? sandboxes.find(this.record.sandboxId) : null;
     if (info && (info.status === 'MISSING' || info.status === 'ERROR')) {
@@ -294,7 +302,25 @@ export class ConversationRuntime {
         `The sandbox could not start: ${info.error ?? info.status}`,
       );
     }
-    return sandboxes.target(info.id);
+    const readAhead = sandboxes.takeReadAhead(info.id);
+    return { target: await sandboxes.target(info.id), readAhead };
+  }
+
+  /**
+   * The workspace's files for the start steps, answered from one survey of what they read: the one the
+   * sandbox's first probe took when it covers the same folders, else one taken now.
+   */
+  private async startFiles(
+    workspace: Workspace,
+    repoDir: string,
+    readAhead: FileSurvey | null,
+  ): Promise<SurveyedFiles> {
+    const roots = surveyRoots(startSurveyRoots(repoDir, workspace.target.workingDir));
+    const survey =
+      readAhead && JSON.stringify(readAhead.roots) === JSON.stringify(roots)
+        ? readAhead
+        : await workspace.files.survey(roots).catch(() => null);
+    return new SurveyedFiles(workspace.files, survey);
   }
 
   /** The shell (starting in the background) and the file access of the sandbox. */
@@ -435,26 +461,37 @@ export class ConversationRuntime {
   }
 
   /** `.openhands/setup.sh` as a hidden action; a failure is a warning and a note for the agent. */
-  private async runRepositorySetup(workspace: Workspace, repoDir: string): Promise<string | null> {
+  private async runRepositorySetup(
+    workspace: Workspace,
+    files: SurveyedFiles,
+    repoDir: string,
+  ): Promise<string | null> {
     const outcome = await runSetupScript({
       shell: workspace.shell,
-      files: workspace.files,
+      files,
       repoDir,
-      stateDir: path.posix.join(path.posix.dirname(workspace.target.workingDir), '.dockhand'),
+      stateDir: sandboxStateDir(workspace.target.workingDir),
       timeoutSeconds: setupTimeoutFromEnv(),
       record: (event) => this.appendEvent(event),
       approve: (code) => this.approve(code),
       report: (message) =>
         this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
     });
+    // The script may have changed any file: the steps after it read the sandbox itself.
+    if (outcome.ran) files.forget();
     return outcome.ran ? outcome.note : null;
   }
 
   /** Step 7: the `.openhands/pre-commit.sh` hook once the setup script is done; a failure only warns. */
-  private gitHooks(workspace: Workspace, repoDir: string, setup: Promise<unknown>): HookStep {
+  private gitHooks(
+    workspace: Workspace,
+    files: SandboxFiles,
+    repoDir: string,
+    setup: Promise<unknown>,
+  ): HookStep {
     return gitHookStep(setup, {
       exec: this.gitSandbox(workspace.target).exec,
-      files: workspace.files,
+      files,
       repoDir,
       approve: (code) => this.approve(code),
       record: (event) => this.appendEvent(event),
@@ -463,9 +500,9 @@ export class ConversationRuntime {
   }
 
   /** The microagents, and their MCP servers the user lets start; problems are reported, not fatal. */
-  private loadMicroagents(workspace: Workspace, repoDir: string): Promise<LoadedMicroagents> {
+  private loadMicroagents(files: SandboxFiles, repoDir: string): Promise<LoadedMicroagents> {
     return loadConversationMicroagents({
-      files: workspace.files,
+      files,
       repoDir,
       approve: (code) => this.approve(code),
       record: (event) => this.appendEvent(event),

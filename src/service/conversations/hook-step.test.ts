@@ -20,13 +20,36 @@ function scriptedExec(state: string, install: 'installed' | 'fail' = 'installed'
   return { exec, modes };
 }
 
-function step(exec: SandboxExec, answer: number | null, previous: Promise<unknown> = Promise.resolve()) {
+const SCRIPT_PATH = '/w/repo/.openhands/pre-commit.sh';
+
+function step(
+  exec: SandboxExec,
+  answer: number | null,
+  previous: Promise<unknown> = Promise.resolve(),
+  withScript = true,
+) {
   const asked: RepositoryCode[] = [];
   const recorded: NewEvent[] = [];
   const warnings: string[] = [];
   const deps: HookStepDeps = {
     exec,
-    files: { read: async (p) => Buffer.from(p === '/w/repo/.openhands/pre-commit.sh' ? SCRIPT : '') },
+    files: {
+      read: async (p) => Buffer.from(p === SCRIPT_PATH ? SCRIPT : ''),
+      stat: async (p) =>
+        withScript && p === SCRIPT_PATH
+          ? {
+              path: p,
+              name: 'pre-commit.sh',
+              type: 'file',
+              size: SCRIPT.length,
+              mode: 0o755,
+              uid: 0,
+              gid: 0,
+              mtimeMs: 0,
+              linkTarget: null,
+            }
+          : null,
+    },
     repoDir: '/w/repo',
     approve: async (code) => {
       asked.push(code);
@@ -65,15 +88,22 @@ describe('gitHookStep', () => {
     ]);
   });
 
-  it('asks nothing without a script or with the wrapper in place', async () => {
-    for (const state of ['absent', 'present']) {
-      const { exec, modes } = scriptedExec(state);
-      const { hook, asked } = step(exec, 7);
-      expect(await hook.approved).toBeNull();
-      await hook.installed;
-      expect(asked).toEqual([]);
-      expect(modes).toEqual(['check']);
-    }
+  it('asks nothing, not even git, when the repository has no pre-commit script', async () => {
+    const { exec, modes } = scriptedExec('absent');
+    const { hook, asked } = step(exec, 7, Promise.resolve(), false);
+    expect(await hook.approved).toBeNull();
+    await hook.installed;
+    expect(asked).toEqual([]);
+    expect(modes).toEqual([]);
+  });
+
+  it('asks nothing when the wrapper is in place', async () => {
+    const { exec, modes } = scriptedExec('present');
+    const { hook, asked } = step(exec, 7);
+    expect(await hook.approved).toBeNull();
+    await hook.installed;
+    expect(asked).toEqual([]);
+    expect(modes).toEqual(['check']);
   });
 
   it('installs nothing the user refused', async () => {

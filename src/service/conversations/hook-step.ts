@@ -7,7 +7,7 @@ import { hiddenObservation, type RepositoryCode } from './repository-code';
 
 export interface HookStepDeps {
   exec: SandboxExec;
-  files: Pick<SandboxFiles, 'read'>;
+  files: Pick<SandboxFiles, 'read' | 'stat'>;
   repoDir: string;
   /** The user's say over repository code: the id of the action it runs under, or null when refused. */
   approve(code: RepositoryCode): Promise<number | null>;
@@ -26,7 +26,7 @@ export interface HookStep {
 
 /**
  * Step 7, the `.openhands/pre-commit.sh` hook, once `previous` (the setup script) is done, as before: the
- * user is asked about installing it (when it has no wrapper yet), then it is installed. The start awaits
+ * user is asked about installing it (when the repository has one without its wrapper), then it is installed. The start awaits
  * `approved` before the agent starts, so that every question about repository code comes first; the agent's
  * commands wait for `installed`.
  */
@@ -37,9 +37,11 @@ export function gitHookStep(previous: Promise<unknown>, deps: HookStepDeps): Hoo
 }
 
 async function approveGitHook(deps: HookStepDeps): Promise<number | null> {
+  const script = path.posix.join(deps.repoDir, PRE_COMMIT_SCRIPT);
   try {
+    // Most repositories have no such script: the start's survey says so without asking git.
+    if (!(await deps.files.stat(script))) return null;
     if ((await preCommitHookState(deps.exec, deps.repoDir)) !== 'missing') return null;
-    const script = path.posix.join(deps.repoDir, PRE_COMMIT_SCRIPT);
     return await deps.approve({
       kind: 'git_hook',
       name: PRE_COMMIT_SCRIPT,
