@@ -5,7 +5,7 @@ import type Docker from 'dockerode';
 import type { AgentLoop, AgentLoopConfig, StatusUpdate } from '../agent/agent-loop';
 import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
 import { confirmationSettings } from '../agent/confirmation-policy';
-import { createAgent } from '../agent/create-agent';
+import { createAgent, type Agent } from '../agent/create-agent';
 import type { AppPort } from '../agent/microagents/workspace-context';
 import type { McpStdioServer, Microagent } from '../agent/microagents/microagent';
 import { supportsVision } from '../agent/llm/model-table';
@@ -24,7 +24,7 @@ import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
-import { gitIdentity } from '../settings/settings-service';
+import { gitIdentity, type StoredSettings } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
 import { gitIdentityEnv } from '../git/git-identity';
 import { copyLocalRepository } from '../local-repository/start-step';
@@ -164,28 +164,7 @@ export class ConversationRuntime {
     const mcp = await this.connectMcp(await mcpModule, target, servers, model);
     if (this.closing.signal.aborted) return void (await mcp.close());
     this.mcp = mcp;
-    const agent = createAgent(this.ctx, {
-      conversationId: this.record.id,
-      events: this.events,
-      settings,
-      model,
-      apiKey,
-      signal: this.closing.signal,
-      workspace: {
-        shell: workspace.shell,
-        files: withRemove(workspace.files, workspace.remove),
-        workingDir: () => target.workingDir,
-      },
-      secretNames: Object.keys(secretEnv),
-      recall,
-      mcp,
-      interrupt: () => {
-        this.mcp?.cancelCalls();
-        return this.workspace?.shell.interrupt() ?? Promise.resolve();
-      },
-      onStatus: (update) => this.hooks.status(update),
-      saveState: (state) => this.agentStates.save(this.record.id, state),
-    });
+    const agent = this.buildAgent({ workspace, secretEnv, apiKey, settings, model, recall, mcp });
     this.agent = agent.loop;
     this.titler = agent.title;
     this.report(RUNTIME_STATUS.ready, 'The agent is ready.');
@@ -242,6 +221,41 @@ export class ConversationRuntime {
   private report(statusId: string, message: string): void {
     this.hooks.update({ runtimeStatus: statusId });
     this.hooks.status({ type: 'info', id: statusId, message });
+  }
+
+  /** The last start step: the agent, on the workspace, with what it recalls and the MCP tools. */
+  private buildAgent(inputs: {
+    workspace: Workspace;
+    secretEnv: Record<string, string>;
+    apiKey: string | null;
+    settings: StoredSettings;
+    model: string;
+    recall: AgentLoopConfig['recall'];
+    mcp: McpToolset;
+  }): Agent {
+    const { workspace, mcp } = inputs;
+    return createAgent(this.ctx, {
+      conversationId: this.record.id,
+      events: this.events,
+      settings: inputs.settings,
+      model: inputs.model,
+      apiKey: inputs.apiKey,
+      signal: this.closing.signal,
+      workspace: {
+        shell: workspace.shell,
+        files: withRemove(workspace.files, workspace.remove),
+        workingDir: () => workspace.target.workingDir,
+      },
+      secretNames: Object.keys(inputs.secretEnv),
+      recall: inputs.recall,
+      mcp,
+      interrupt: () => {
+        this.mcp?.cancelCalls();
+        return this.workspace?.shell.interrupt() ?? Promise.resolve();
+      },
+      onStatus: (update) => this.hooks.status(update),
+      saveState: (state) => this.agentStates.save(this.record.id, state),
+    });
   }
 
   /** MCP servers (steps 8-9): settings, request and microagent servers, in parallel; failures only warn. */
