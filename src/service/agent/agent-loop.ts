@@ -13,9 +13,9 @@ import {
 import type { SavedAgentState, SavedCall } from './agent-state-store';
 import type { ConfirmationSettings } from './confirmation-policy';
 import { interruptedActions, RESTART_INTERRUPTED } from './interrupted-actions';
-import { LlmError } from './llm/llm-errors';
 import type { LlmClient, LlmResponse, LlmRetryInfo } from './llm/llm-types';
 import { buildMessages } from './message-builder';
+import { modelFailure, queuedCalls } from './model-reply';
 import { GrowingCondensedView } from './condenser/condensed-view';
 import { Condenser } from './condenser/condenser';
 import { maskOldOutputs } from './condenser/observation-masking';
@@ -377,18 +377,20 @@ export class AgentLoop {
       this.overflows.fitted();
     } catch (error) {
       if (this.current === 'stopped' || this.current === 'paused') return;
-      if (error instanceof LlmError && error.kind === 'tools_unsupported' && !this.textTools) {
-        // The model refuses native tool calls: from now on tools are described in OpenHands' text format.
-        this.textTools = true;
-        return;
+      const failure = modelFailure(error, this.textTools);
+      switch (failure?.kind) {
+        case 'text_tools':
+          this.textTools = true;
+          return;
+        case 'overflow':
+          if (this.overflows.overflowed()) return this.fail(CONTEXT_OVERFLOW_ERROR);
+          this.condensationRequested = true;
+          return;
+        case 'fail':
+          return this.fail(failure.reason, failure.statusId);
+        default:
+          throw error;
       }
-      if (error instanceof LlmError && error.kind === 'context_overflow') {
-        if (this.overflows.overflowed()) return this.fail(CONTEXT_OVERFLOW_ERROR);
-        this.condensationRequested = true;
-        return;
-      }
-      if (error instanceof LlmError) return this.fail(error.message, error.statusId ?? undefined);
-      throw error;
     } finally {
       this.abort = null;
     }
@@ -401,17 +403,7 @@ export class AgentLoop {
       this.setState('awaiting_user_input');
       return;
     }
-    this.queue = response.toolCalls.map((call, index) => ({
-      call,
-      thought: index === 0 ? response.text : '',
-      metadata: {
-        function_name: call.name,
-        tool_call_id: call.id,
-        model_response: { id: response.responseId },
-        total_calls_in_response: response.toolCalls.length,
-        arguments: call.args ?? call.rawArgs,
-      },
-    }));
+    this.queue = queuedCalls(response);
   }
 
   /** Takes the next recorded step instead of a model call; false once the replay is over and the model is next. */
