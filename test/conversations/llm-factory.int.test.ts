@@ -73,4 +73,16 @@ describe.skipIf(!linux)('a service given its own LLM factory', () => {
       'Say hello',
     );
   });
+
+  it('checks a model configuration with a client of its own', async () => {
+    const checked = await service.api('POST', '/api/settings/llm-check', {
+      body: { llm_model: 'openai/gpt-4o-mini', llm_api_key: 'sk-checked' },
+    });
+    expect(checked.json).toMatchObject({ ok: true, key_source: 'request' });
+    expect(configs.at(-1)).toMatchObject({
+      model: 'openai/gpt-4o-mini',
+      apiKey: 'sk-checked',
+      baseUrl: null,
+    });
+  });
 });
