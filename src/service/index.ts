@@ -36,6 +36,7 @@ import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
 import { sandboxesRoutes } from './routes/v1/sandboxes';
 import type { DockerConnection } from './sandbox/docker/docker-status';
 import type { SandboxConfig } from './sandbox/sandbox-config';
+import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
 import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
@@ -45,7 +46,7 @@ import { FileSecretStore } from './secrets/file-store';
 import { KeychainSecretStore } from './secrets/keychain-store';
 import type { SecretStore } from './secrets/secret-store';
 import { SessionKey } from './secrets/session-key';
-import { SettingsService } from './settings/settings-service';
+import { DEFAULTS, SettingsService } from './settings/settings-service';
 import { openDatabase } from './storage/database';
 
 export const VERSION = '1.0.0';
@@ -138,7 +139,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
   const sandboxLayer = createSandboxLayer({
     dataDir,
     db,
-    settings,
+    settings: () => sandboxSettings(settings),
     sessionKey,
     logger,
     version: VERSION,
@@ -283,4 +284,16 @@ function closeService(server: Server, cleanup: () => void): Promise<void> {
     });
     server.closeAllConnections();
   });
+}
+
+/** What the sandboxes read of the settings, with the defaults applied. */
+function sandboxSettings(settings: SettingsService): SandboxSettings {
+  const stored = settings.stored();
+  return {
+    provider: stored?.sandbox_provider ?? null,
+    warmPool: stored?.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
+    maxLive: stored?.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
+    runtimeImage: stored?.sandbox_runtime_container_image || null,
+    baseImage: stored?.sandbox_base_container_image || null,
+  };
 }

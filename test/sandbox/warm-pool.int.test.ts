@@ -276,12 +276,12 @@ describe.skipIf(skip !== null)('the warm sandbox pool', () => {
     );
     expect(readAhead?.entries.get(Config.WorkingDir)).toMatchObject({ type: 'directory' });
 
-    // Once anyone has had the sandbox's target, what was read ahead no longer stands.
+    // Once anyone has had the sandbox's workspace, what was read ahead no longer stands.
     await untilReady(started, 1);
     await started.api('POST', '/api/settings', { body: { sandbox_warm_pool: 0 } });
     const [fresh, touched] = [await createSandbox(started), await createSandbox(started)];
     expect(sandboxes.takeReadAhead(fresh.id)).not.toBeNull();
-    await sandboxes.target(touched.id);
+    await sandboxes.workspace(touched.id);
     expect(sandboxes.takeReadAhead(touched.id)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewEvent } from '../../shared/api/events';
-import type { SandboxExec } from '../git/sandbox-exec';
+import type { SandboxExec } from '../sandbox/sandbox-workspace';
 import { gitHookStep, type HookStepDeps } from './hook-step';
 import type { RepositoryCode } from './repository-code';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { NewEvent } from '../../shared/api/events';
-import type { SandboxExec } from '../git/sandbox-exec';
+import type { SandboxExec } from '../sandbox/sandbox-workspace';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
 import { hiddenObservation, type RepositoryCode } from './repository-code';
