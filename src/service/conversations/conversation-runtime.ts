@@ -10,7 +10,7 @@ import type { EditorFiles } from '../agent/tools/str-replace-editor/editor';
 import { BUILTIN_TOOLS } from '../agent/tools/registry';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import type { FileSurvey } from '../sandbox/files/file-survey';
+import type { FileSurvey } from '../sandbox/files/sandbox-files';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import { surveyRoots } from '../sandbox/files/survey-command';
 import { SurveyedFiles } from '../sandbox/files/surveyed-files';
