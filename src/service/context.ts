@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { LlmFactory } from './agent/llm/llm-types';
 import type { SecretMasker } from './events/secret-masker';
 import type { ProviderApiBase } from './git/provider-api';
 import type { ProviderTokenService } from './git/provider-tokens';
@@ -33,4 +34,6 @@ export interface ServiceContext {
   port(): number;
   sandboxes: SandboxService;
   sandboxSpecs: SandboxSpecs;
+  /** Makes the model client of each conversation's agent. */
+  llmFactory: LlmFactory;
 }

@@ -2,6 +2,8 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { createLlmClient } from './agent/llm/llm-client';
+import type { LlmFactory } from './agent/llm/llm-types';
 import type { ServiceContext } from './context';
 import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
@@ -74,6 +76,8 @@ export interface ServiceConfig {
   docker?: DockerConnection;
   /** Sandbox options; unset ones come from the environment (DOCKHAND_SANDBOX_*) and the defaults. */
   sandbox?: Partial<SandboxConfig>;
+  /** Makes the agents' model clients; default `createLlmClient`. */
+  llmFactory?: LlmFactory;
 }
 
 export interface DockhandService {
@@ -164,6 +168,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     port: () => port,
     sandboxes: sandboxLayer.sandboxes,
     sandboxSpecs: sandboxLayer.specs,
+    llmFactory: config.llmFactory ?? createLlmClient,
   };
 
   const events = new EventLog(db);

@@ -10,12 +10,12 @@ import {
   userMessage,
   recallObservation,
 } from './agent-events';
-import type { SavedAgentState, SavedCall, SavedConfirmation } from './agent-state-store';
-import { needsConfirmation, type ConfirmationSettings } from './confirmation-policy';
+import type { SavedAgentState, SavedCall } from './agent-state-store';
+import type { ConfirmationSettings } from './confirmation-policy';
 import { interruptedActions, RESTART_INTERRUPTED } from './interrupted-actions';
-import { LlmError } from './llm/llm-errors';
 import type { LlmClient, LlmResponse, LlmRetryInfo } from './llm/llm-types';
 import { buildMessages } from './message-builder';
+import { modelFailure, queuedCalls } from './model-reply';
 import { GrowingCondensedView } from './condenser/condensed-view';
 import { Condenser } from './condenser/condenser';
 import { maskOldOutputs } from './condenser/observation-masking';
@@ -24,10 +24,12 @@ import { tokenEstimate } from './condenser/token-estimate';
 import { retryDifferentlyEvents } from './loop-recovery';
 import { nextReplayTurn, replayExhausted, startReplay, type ReplayProgress, type ReplayStep } from './replay';
 import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector';
-import { analyzeAction, Risk, type SecretContext } from './security/rules-analyzer';
+import { Risk, type SecretContext } from './security/rules-analyzer';
+import { StepBudget } from './step-budget';
+import { gateToolCall, type GatedCall } from './tool-call-gate';
 import { executeBashTool } from './tools/execute-bash';
-import { RISK_LEVELS, type ToolRegistry } from './tools/registry';
-import type { AgentTool, ToolContext } from './tools/tool';
+import type { ToolRegistry } from './tools/registry';
+import type { ToolContext } from './tools/tool';
 
 export const NOT_EXECUTED_FINISHED = 'Not executed: the agent finished before this call.';
 export const NOT_EXECUTED_REJECTED =
@@ -87,10 +89,6 @@ export interface AgentLoopDeps {
 
 type QueuedCall = SavedCall;
 
-interface PendingConfirmation extends SavedConfirmation {
-  tool: AgentTool;
-}
-
 /** How a state saved before a restart comes back: work in flight is paused, not resumed on its own. */
 const RESUMED_AS: Partial<Record<AgentState, AgentState>> = {
   loading: 'awaiting_user_input',
@@ -100,8 +98,6 @@ const RESUMED_AS: Partial<Record<AgentState, AgentState>> = {
   user_rejected: 'awaiting_user_input',
 };
 
-const RISK_VALUES: Record<string, number> = { LOW: Risk.LOW, MEDIUM: Risk.MEDIUM, HIGH: Risk.HIGH };
-
 /**
  * The agent loop of one conversation: asks the model, runs the tools it calls one at a time, and records
  * everything as events. One step runs at a time; user actions change the state between steps.
@@ -109,14 +105,8 @@ const RISK_VALUES: Record<string, number> = { LOW: Risk.LOW, MEDIUM: Risk.MEDIUM
 export class AgentLoop {
   private current: AgentState = 'loading';
   private queue: QueuedCall[] = [];
-  private pending: PendingConfirmation | null = null;
-  private iterations = 0;
-  private iterationLimit: number;
-  private budgetLimit: number | null;
-  private cost = 0;
-  private costKnown = true;
-  private promptTokens = 0;
-  private completionTokens = 0;
+  private pending: GatedCall | null = null;
+  private readonly budget: StepBudget;
   private abort: AbortController | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -125,14 +115,12 @@ export class AgentLoop {
   private readonly overflows = new OverflowStreak();
   private condensationRequested = false;
   private textTools = false;
-  private budgetWarned = false;
   private replay: ReplayProgress | null = null;
   private readonly seen: V0Event[] = [];
   private readonly view = new GrowingCondensedView();
 
   constructor(private readonly deps: AgentLoopDeps) {
-    this.iterationLimit = deps.config.maxIterations;
-    this.budgetLimit = deps.config.maxBudgetPerTask;
+    this.budget = new StepBudget(deps.config);
     this.condenser = new Condenser({ maxSize: deps.config.condenserMaxSize });
   }
 
@@ -170,13 +158,7 @@ export class AgentLoop {
    * a result saying so, `running` comes back `paused` and a pending confirmation stays pending.
    */
   resume(saved: SavedAgentState): void {
-    this.iterations = saved.iterations;
-    this.iterationLimit = saved.iterationLimit;
-    this.budgetLimit = saved.budgetLimit;
-    this.cost = saved.cost;
-    this.costKnown = saved.costKnown;
-    this.promptTokens = saved.promptTokens;
-    this.completionTokens = saved.completionTokens;
+    this.budget.restore(saved);
     this.queue = saved.queue;
     this.recalled = saved.recalled;
     this.textTools = saved.textTools;
@@ -199,11 +181,7 @@ export class AgentLoop {
   /** A user message: recorded, then the agent runs (rejecting a pending confirmation first). */
   sendMessage(content: string, imageUrls: string[] = []): void {
     if (this.current === 'awaiting_user_confirmation') this.reject('');
-    if (this.current === 'error') {
-      this.iterationLimit = this.iterations + this.deps.config.maxIterations;
-      if (this.deps.config.maxBudgetPerTask !== null)
-        this.budgetLimit = this.cost + this.deps.config.maxBudgetPerTask;
-    }
+    if (this.current === 'error') this.budget.extend();
     this.append(userMessage(content, imageUrls));
     const recall = this.recalled
       ? this.deps.config.recall.knowledge(content, this.history())
@@ -356,16 +334,8 @@ export class AgentLoop {
   }
 
   private async askModel(): Promise<void> {
-    if (this.iterations >= this.iterationLimit) {
-      return this.fail(
-        `Agent reached maximum iteration. Current iteration: ${this.iterations}, max iteration: ${this.iterationLimit}`,
-      );
-    }
-    if (this.budgetLimit !== null && this.costKnown && this.cost >= this.budgetLimit) {
-      return this.fail(
-        `Agent reached maximum budget for conversation. Current budget: ${this.cost.toFixed(2)}, max budget: ${this.budgetLimit.toFixed(2)}`,
-      );
-    }
+    const limit = this.budget.limitReached();
+    if (limit) return this.fail(limit);
     const history = this.history();
     const stuck = detectStuck(history);
     if (stuck) {
@@ -407,23 +377,25 @@ export class AgentLoop {
       this.overflows.fitted();
     } catch (error) {
       if (this.current === 'stopped' || this.current === 'paused') return;
-      if (error instanceof LlmError && error.kind === 'tools_unsupported' && !this.textTools) {
-        // The model refuses native tool calls: from now on tools are described in OpenHands' text format.
-        this.textTools = true;
-        return;
+      const failure = modelFailure(error, this.textTools);
+      switch (failure?.kind) {
+        case 'text_tools':
+          this.textTools = true;
+          return;
+        case 'overflow':
+          if (this.overflows.overflowed()) return this.fail(CONTEXT_OVERFLOW_ERROR);
+          this.condensationRequested = true;
+          return;
+        case 'fail':
+          return this.fail(failure.reason, failure.statusId);
+        default:
+          throw error;
       }
-      if (error instanceof LlmError && error.kind === 'context_overflow') {
-        if (this.overflows.overflowed()) return this.fail(CONTEXT_OVERFLOW_ERROR);
-        this.condensationRequested = true;
-        return;
-      }
-      if (error instanceof LlmError) return this.fail(error.message, error.statusId ?? undefined);
-      throw error;
     } finally {
       this.abort = null;
     }
     if (this.current === 'rate_limited') this.setState('running');
-    this.iterations += 1;
+    this.budget.countIteration();
     this.account(response);
     if (this.current !== 'running') return; // stopped or paused while the reply streamed
     if (response.toolCalls.length === 0) {
@@ -431,17 +403,7 @@ export class AgentLoop {
       this.setState('awaiting_user_input');
       return;
     }
-    this.queue = response.toolCalls.map((call, index) => ({
-      call,
-      thought: index === 0 ? response.text : '',
-      metadata: {
-        function_name: call.name,
-        tool_call_id: call.id,
-        model_response: { id: response.responseId },
-        total_calls_in_response: response.toolCalls.length,
-        arguments: call.args ?? call.rawArgs,
-      },
-    }));
+    this.queue = queuedCalls(response);
   }
 
   /** Takes the next recorded step instead of a model call; false once the replay is over and the model is next. */
@@ -453,7 +415,7 @@ export class AgentLoop {
       return true;
     }
     if (turn.kind === 'call') {
-      this.iterations += 1;
+      this.budget.countIteration();
       this.queue = [{ call: turn.call, thought: turn.thought, metadata: turn.metadata }];
       return true;
     }
@@ -471,49 +433,30 @@ export class AgentLoop {
   }
 
   private async runQueued(queued: QueuedCall): Promise<void> {
-    const tool = this.deps.tools.get(queued.call.name);
-    if (!tool) {
-      return this.answerUnexecuted(
-        queued,
-        `Tool ${queued.call.name} is not registered. (arguments: ${queued.call.rawArgs}). Please check the tool name and retry with an existing tool.`,
-      );
+    const decision = gateToolCall(queued, this.deps.tools, {
+      confirmation: this.deps.config,
+      secrets: this.deps.secrets,
+    });
+    switch (decision.kind) {
+      case 'refused':
+        return this.answerUnexecuted(queued, decision.text);
+      case 'finish':
+        this.appendAction(decision.call, 'confirmed');
+        for (const later of this.queue) this.answerUnexecuted(later, NOT_EXECUTED_FINISHED);
+        this.queue = [];
+        this.setState('finished');
+        return;
+      case 'confirm':
+        this.pending = decision.call;
+        this.appendAction(decision.call, 'awaiting_confirmation', decision.rules);
+        this.setState('awaiting_user_confirmation');
+        return;
+      case 'run':
+        return this.execute(decision.call, 'confirmed');
     }
-    const { security_risk: declared, ...rest } = queued.call.args ?? {};
-    const parsed = queued.call.args ? tool.parameters.safeParse(rest) : null;
-    if (!parsed?.success) {
-      const reason = parsed
-        ? parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')
-        : queued.call.argsError;
-      return this.answerUnexecuted(
-        queued,
-        `Invalid arguments for tool ${queued.call.name}: ${reason}. Please retry with valid arguments.`,
-      );
-    }
-    const args = parsed.data as Record<string, unknown>;
-    if (tool.name === 'finish') {
-      this.appendAction({ ...queued, tool, args, risk: Risk.LOW }, 'confirmed');
-      for (const later of this.queue) this.answerUnexecuted(later, NOT_EXECUTED_FINISHED);
-      this.queue = [];
-      this.setState('finished');
-      return;
-    }
-    const assessed = analyzeAction(tool.analyzed(args), this.deps.secrets);
-    const declaredRisk =
-      typeof declared === 'string' && (RISK_LEVELS as readonly string[]).includes(declared)
-        ? RISK_VALUES[declared]
-        : undefined;
-    const risk = Math.max(assessed.risk, declaredRisk ?? Risk.UNKNOWN);
-    const call = { ...queued, tool, args, risk };
-    if (tool.hasSideEffects(args) && needsConfirmation(this.deps.config, risk, declaredRisk === undefined)) {
-      this.pending = call;
-      this.appendAction(call, 'awaiting_confirmation', assessed.rules);
-      this.setState('awaiting_user_confirmation');
-      return;
-    }
-    await this.execute(call, 'confirmed');
   }
 
-  private async execute(call: PendingConfirmation, confirmation: 'confirmed'): Promise<void> {
+  private async execute(call: GatedCall, confirmation: 'confirmed'): Promise<void> {
     const action = this.appendAction(call, confirmation);
     const run = call.tool.execute;
     if (!run) return;
@@ -527,7 +470,7 @@ export class AgentLoop {
     }
   }
 
-  private appendAction(call: PendingConfirmation, confirmation: string, rules: string[] = []): V0Event {
+  private appendAction(call: GatedCall, confirmation: string, rules: string[] = []): V0Event {
     const action = call.tool.toAction(call.args, call.thought);
     return this.append({
       source: 'agent',
@@ -587,39 +530,16 @@ export class AgentLoop {
   }
 
   private account(response: LlmResponse): void {
-    this.cost += response.cost.usd ?? 0;
-    this.costKnown &&= response.cost.known;
-    if (!this.costKnown && this.budgetLimit !== null && !this.budgetWarned) {
-      this.budgetWarned = true;
-      this.deps.onStatus?.({
-        type: 'info',
-        id: 'STATUS$BUDGET_NOT_ENFORCED',
-        message: `Budget not enforced: no price known for ${this.deps.llm.route.model}`,
-      });
-    }
-    this.promptTokens += response.usage.prompt;
-    this.completionTokens += response.usage.completion;
+    if (!this.budget.account(response)) return;
+    this.deps.onStatus?.({
+      type: 'info',
+      id: 'STATUS$BUDGET_NOT_ENFORCED',
+      message: `Budget not enforced: no price known for ${this.deps.llm.route.model}`,
+    });
   }
 
   private metrics(response?: LlmResponse): Record<string, unknown> {
-    return {
-      accumulated_cost: this.cost,
-      max_budget_per_task: this.budgetLimit,
-      cost_known: this.costKnown,
-      accumulated_token_usage: {
-        model: this.deps.llm.route.model,
-        prompt_tokens: this.promptTokens,
-        completion_tokens: this.completionTokens,
-        cache_read_tokens: response?.usage.cache_read ?? 0,
-        cache_write_tokens: response?.usage.cache_write ?? 0,
-        context_window: 0,
-        per_turn_token: response ? response.usage.prompt + response.usage.completion : 0,
-        response_id: response?.responseId ?? '',
-      },
-      costs: [],
-      response_latencies: [],
-      token_usages: [],
-    };
+    return this.budget.metrics(this.deps.llm.route.model, response);
   }
 
   /**
@@ -646,13 +566,7 @@ export class AgentLoop {
     this.deps.saveState(
       this.deps.masker.mask({
         state: this.current,
-        iterations: this.iterations,
-        iterationLimit: this.iterationLimit,
-        budgetLimit: this.budgetLimit,
-        cost: this.cost,
-        costKnown: this.costKnown,
-        promptTokens: this.promptTokens,
-        completionTokens: this.completionTokens,
+        ...this.budget.snapshot(),
         queue: this.queue,
         pending: pending
           ? {

@@ -1,3 +1,4 @@
+import type { StoredSettings } from '../settings/settings-service';
 import { Risk } from './security/rules-analyzer';
 
 export interface ConfirmationSettings {
@@ -19,4 +20,14 @@ export function needsConfirmation(
   if (!settings.securityAnalyzer) return true;
   if (settings.securityAnalyzer === 'llm') return undeclared || risk >= Risk.HIGH;
   return risk >= Risk.HIGH;
+}
+
+/** The confirmation settings from the stored settings: the `rules` analyzer by default in confirmation mode. */
+export function confirmationSettings(
+  settings: Pick<StoredSettings, 'confirmation_mode' | 'security_analyzer'>,
+): ConfirmationSettings {
+  return {
+    confirmationMode: settings.confirmation_mode ?? false,
+    securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
+  };
 }

@@ -1,21 +1,13 @@
-import path from 'node:path';
 import type { NewEvent, V0Event } from '../../shared/api/events';
-import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from '../agent/agent-loop';
+import type { AgentLoop, AgentLoopConfig, StatusUpdate } from '../agent/agent-loop';
 import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
-import { knowledgeInView, recallKnowledge } from '../agent/microagents/knowledge-recall';
-import { loadMicroagents, userMicroagentDirs } from '../agent/microagents/load-microagents';
-import { renderWorkspaceContext, type AppPort } from '../agent/microagents/workspace-context';
-import { FALLBACK_CONTEXT_WINDOW } from '../agent/condenser/condenser';
-import { createLlmClient } from '../agent/llm/llm-client';
-import { generateTitle } from '../agent/title';
-import { contextWindowOf, supportsVision } from '../agent/llm/model-table';
+import { confirmationSettings } from '../agent/confirmation-policy';
+import { createAgent, type Agent } from '../agent/create-agent';
+import type { AppPort } from '../agent/microagents/workspace-context';
 import type { McpStdioServer, Microagent } from '../agent/microagents/microagent';
-import { llmTimingFromEnv } from '../agent/llm/retry-policy';
-import systemPrompt from '../agent/prompts/system-prompt.md?raw';
-import { EditHistory } from '../agent/tools/str-replace-editor/edit-history';
-import { Editor, type EditorFiles } from '../agent/tools/str-replace-editor/editor';
-import { ToolRegistry } from '../agent/tools/registry';
-import { TaskList } from '../agent/tools/task-list';
+import { supportsVision } from '../agent/llm/model-table';
+import type { EditorFiles } from '../agent/tools/str-replace-editor/editor';
+import { BUILTIN_TOOLS } from '../agent/tools/registry';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import type { FileSurvey } from '../sandbox/files/sandbox-files';
@@ -24,7 +16,7 @@ import { surveyRoots } from '../sandbox/files/survey-command';
 import { SurveyedFiles } from '../sandbox/files/surveyed-files';
 import type { SandboxWorkspace } from '../sandbox/sandbox-workspace';
 import type { ShellSession, ShellSessionOptions } from '../sandbox/shell/shell-session';
-import { DEFAULTS, gitIdentity } from '../settings/settings-service';
+import { gitIdentity, type StoredSettings } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
 import { gitIdentityEnv } from '../git/git-identity';
 import { copyLocalRepository } from '../local-repository/start-step';
@@ -37,8 +29,9 @@ import type { GitProvider } from '../../shared/api/settings';
 import type { McpToolset } from '../mcp/mcp-toolset';
 import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
-import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
-import { commandLineOf, hiddenObservation, RepositoryConsent, type RepositoryCode } from './repository-code';
+import { gitHookStep, type HookStep } from './hook-step';
+import { loadConversationMicroagents, workspaceRecall, type LoadedMicroagents } from './recall-step';
+import { RepositoryConsent, type RepositoryCode } from './repository-code';
 import { runSetupScript, sandboxStateDir, setupTimeoutFromEnv } from './setup-script';
 import { startSurveyRoots } from './start-survey';
 import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
@@ -94,7 +87,6 @@ export class ConversationRuntime {
   /** The agent's state before the service restarted (null for a conversation that never ran). */
   private saved: SavedAgentState | null = null;
   private mcp: McpToolset | null = null;
-  private microagentServers: McpStdioServer[] = [];
   private repositoryConsent: RepositoryConsent | null = null;
   /** The shell's start, `git init` and the git hooks, running after `start()` has let the agent think. */
   private settingUp: Promise<unknown> = Promise.resolve();
@@ -148,71 +140,25 @@ export class ConversationRuntime {
     this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
     // Hooks follow the setup script, as before; the agent's commands wait for them. The user is asked about
     // the hook before the agent starts, so every question about repository code comes first.
-    const hookApproval = setup.then(() => this.approveGitHook(workspace, files, repository.dir));
-    const hooks = hookApproval.then((actionId) => this.installGitHook(workspace, repository.dir, actionId));
-    this.settingUp = settledLater(Promise.all([workspace.started, repository.initialized, hooks]));
+    const hooks = this.gitHooks(workspace, files, repository.dir, setup);
+    this.settingUp = settledLater(Promise.all([workspace.started, repository.initialized, hooks.installed]));
     this.report(RUNTIME_STATUS.settingUpSkills, 'Loading microagents...');
-    const [setupNote, microagents] = await Promise.all([
+    const [setupNote, { microagents, servers }] = await Promise.all([
       setup,
       this.loadMicroagents(files, repository.dir),
-      hookApproval,
+      hooks.approved,
     ]);
-    workspace.shell.hold(hooks);
+    workspace.shell.hold(hooks.installed);
     const recall = this.recall(workspace, repository.dir, microagents, setupNote);
     if (this.closing.signal.aborted) return;
     const settings = this.ctx.settings.stored() ?? {};
-    const masker = this.ctx.masker;
     const model = this.record.llmModel ?? settings.llm_model ?? '';
-    const llm = createLlmClient({
-      model,
-      apiKey,
-      baseUrl: settings.llm_base_url || null,
-      signal: this.closing.signal,
-      timing: llmTimingFromEnv(process.env),
-    });
-    const tools = new ToolRegistry();
-    const mcp = await this.connectMcp(await mcpModule, target, tools.names(), model);
+    const mcp = await this.connectMcp(await mcpModule, target, servers, model);
     if (this.closing.signal.aborted) return void (await mcp.close());
     this.mcp = mcp;
-    for (const tool of mcp.tools) tools.add(tool);
-    this.titler = (message) =>
-      generateTitle(llm, message, masker).then((generated) => generated?.title ?? null);
-    this.agent = new AgentLoop({
-      conversationId: this.record.id,
-      events: this.events,
-      masker,
-      llm,
-      tools,
-      toolContext: {
-        shell: workspace.shell,
-        editor: new Editor(
-          withRemove(workspace.files, workspace.remove),
-          new EditHistory(this.ctx.db, this.record.id),
-          () => target.workingDir,
-        ),
-        tasks: new TaskList(path.join(this.ctx.dataDir, 'conversations', this.record.id)),
-      },
-      secrets: { names: Object.keys(secretEnv), values: this.ctx.secrets.values() },
-      config: {
-        systemPrompt,
-        recall,
-        maxIterations: settings.max_iterations ?? DEFAULTS.max_iterations,
-        maxBudgetPerTask: settings.max_budget_per_task ?? null,
-        version: this.ctx.version,
-        condenserEnabled: settings.enable_default_condenser ?? true,
-        condenserMaxSize: settings.condenser_max_size ?? null,
-        contextWindow: contextWindowOf(model) ?? FALLBACK_CONTEXT_WINDOW,
-        confirmationMode: settings.confirmation_mode ?? false,
-        securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
-        mcpTools: mcp.nameMap(),
-      },
-      interrupt: () => {
-        this.mcp?.cancelCalls();
-        return this.workspace?.shell.interrupt() ?? Promise.resolve();
-      },
-      onStatus: (update) => this.hooks.status(update),
-      saveState: (state) => this.agentStates.save(this.record.id, state),
-    });
+    const agent = this.buildAgent({ workspace, secretEnv, apiKey, settings, model, recall, mcp });
+    this.agent = agent.loop;
+    this.titler = agent.title;
     this.report(RUNTIME_STATUS.ready, 'The agent is ready.');
   }
 
@@ -272,11 +218,46 @@ export class ConversationRuntime {
     this.hooks.status({ type: 'info', id: statusId, message });
   }
 
+  /** The last start step: the agent, on the workspace, with what it recalls and the MCP tools. */
+  private buildAgent(inputs: {
+    workspace: Workspace;
+    secretEnv: Record<string, string>;
+    apiKey: string | null;
+    settings: StoredSettings;
+    model: string;
+    recall: AgentLoopConfig['recall'];
+    mcp: McpToolset;
+  }): Agent {
+    const { workspace, mcp } = inputs;
+    return createAgent(this.ctx, {
+      conversationId: this.record.id,
+      events: this.events,
+      settings: inputs.settings,
+      model: inputs.model,
+      apiKey: inputs.apiKey,
+      signal: this.closing.signal,
+      workspace: {
+        shell: workspace.shell,
+        files: withRemove(workspace.files, workspace.remove),
+        workingDir: () => workspace.target.workingDir,
+      },
+      secretNames: Object.keys(inputs.secretEnv),
+      recall: inputs.recall,
+      mcp,
+      interrupt: () => {
+        this.mcp?.cancelCalls();
+        return this.workspace?.shell.interrupt() ?? Promise.resolve();
+      },
+      onStatus: (update) => this.hooks.status(update),
+      saveState: (state) => this.agentStates.save(this.record.id, state),
+    });
+  }
+
   /** MCP servers (steps 8-9): settings, request and microagent servers, in parallel; failures only warn. */
   private async connectMcp(
     { connectConversationMcp }: typeof import('../mcp/conversation-mcp'),
     target: SandboxWorkspace,
-    builtinNames: string[],
+    microagentServers: McpStdioServer[],
     model: string,
   ): Promise<McpToolset> {
     this.report(RUNTIME_STATUS.settingUpSkills, 'Connecting MCP servers...');
@@ -284,9 +265,9 @@ export class ConversationRuntime {
     const mcp = await connectConversationMcp({
       settings: await this.ctx.settings.mcpConfig(),
       request: stored ? await withRequestMcpKeys(this.ctx.secrets, this.record.id, stored) : null,
-      microagents: this.microagentServers,
+      microagents: microagentServers,
       workspace: target,
-      builtinNames,
+      builtinNames: BUILTIN_TOOLS.map((tool) => tool.name),
       vision: supportsVision(model),
     });
     for (const warning of mcp.warnings)
@@ -476,83 +457,58 @@ export class ConversationRuntime {
     return outcome.ran ? outcome.note : null;
   }
 
-  /**
-   * Step 7, first half: with `.openhands/pre-commit.sh` and no wrapper yet, the user's say over installing it.
-   * The id of the action it is installed under, or null (nothing to install, rejected, or a warning).
-   */
-  private async approveGitHook(
+  /** Step 7: the `.openhands/pre-commit.sh` hook once the setup script is done; a failure only warns. */
+  private gitHooks(
     workspace: Workspace,
     files: SandboxFiles,
     repoDir: string,
-  ): Promise<number | null> {
-    const script = path.posix.join(repoDir, PRE_COMMIT_SCRIPT);
-    try {
-      // Most repositories have no such script: the survey says so without asking git.
-      if (!(await files.stat(script))) return null;
-      if ((await preCommitHookState(gitSandbox(workspace.target).exec, repoDir)) !== 'missing') return null;
-      return await this.approve({
-        kind: 'git_hook',
-        name: PRE_COMMIT_SCRIPT,
-        content: (await files.read(script)).toString('utf8'),
-        command: `${script} # as the repository's pre-commit hook`,
-      });
-    } catch (error) {
-      return this.hookWarning(error);
-    }
+    setup: Promise<unknown>,
+  ): HookStep {
+    return gitHookStep(setup, {
+      exec: gitSandbox(workspace.target).exec,
+      files,
+      repoDir,
+      approve: (code) => this.approve(code),
+      record: (event) => this.appendEvent(event),
+      warn: (message) => this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message }),
+    });
   }
 
-  /** Step 7, second half: installs the approved hook; a failure only warns. */
-  private async installGitHook(
+  /** The microagents, and their MCP servers the user lets start; problems are reported, not fatal. */
+  private loadMicroagents(files: SandboxFiles, repoDir: string): Promise<LoadedMicroagents> {
+    return loadConversationMicroagents({
+      files,
+      repoDir,
+      approve: (code) => this.approve(code),
+      record: (event) => this.appendEvent(event),
+      warn: (message) => this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message }),
+    });
+  }
+
+  /** What the agent recalls: the workspace context of its first message, and knowledge on keywords. */
+  private recall(
     workspace: Workspace,
     repoDir: string,
-    actionId: number | null,
-  ): Promise<void> {
-    if (actionId === null) return;
-    try {
-      await installPreCommitHook(gitSandbox(workspace.target).exec, repoDir);
-      this.appendEvent(
-        hiddenObservation('run', `Installed ${PRE_COMMIT_SCRIPT} as the pre-commit hook.`, actionId),
-      );
-    } catch (error) {
-      this.hookWarning(error);
-    }
-  }
-
-  private hookWarning(error: unknown): null {
-    if (!(error instanceof GitHookError)) throw error;
-    this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpGitHooks, message: error.message });
-    return null;
-  }
-
-  /** Microagents' MCP stdio servers that the user's say lets start (each answered once it is allowed). */
-  private async consentedServers(servers: McpStdioServer[]): Promise<McpStdioServer[]> {
-    const allowed: McpStdioServer[] = [];
-    for (const server of servers) {
-      const commandLine = commandLineOf([server.command, ...(server.args ?? [])]);
-      const env = Object.keys(server.env ?? {});
-      const actionId = await this.approve({
-        kind: 'mcp_server',
-        name: server.name,
-        content: env.length ? `${commandLine}\n# environment: ${env.join(', ')}` : commandLine,
-        command: commandLine,
-      });
-      if (actionId === null) continue;
-      allowed.push(server);
-      this.appendEvent(
-        hiddenObservation('run', `MCP server ${server.name} starts with the conversation.`, actionId),
-      );
-    }
-    return allowed;
+    microagents: Microagent[],
+    setupNote: string | null,
+  ): AgentLoopConfig['recall'] {
+    const { selectedRepository, selectedBranch, request } = this.record;
+    return workspaceRecall({
+      repository: selectedRepository ? { name: selectedRepository, branch: selectedBranch } : null,
+      repoDir,
+      microagents,
+      setupNote,
+      customSecrets: exposedCustomSecrets(this.ctx, request),
+      conversationInstructions: request.conversation_instructions,
+      appPorts: () => this.appPorts(workspace.target),
+      now: () => new Date(),
+    });
   }
 
   private consentFor(target: SandboxWorkspace): RepositoryConsent {
-    const settings = this.ctx.settings.stored() ?? {};
     return new RepositoryConsent({
       record: (event) => this.appendEvent(event),
-      settings: {
-        confirmationMode: settings.confirmation_mode ?? false,
-        securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
-      },
+      settings: confirmationSettings(this.ctx.settings.stored() ?? {}),
       isolated: target.isolated,
       signal: this.closing.signal,
       report: (message) =>
@@ -575,47 +531,6 @@ export class ConversationRuntime {
       const port = target.appPorts[name];
       return { port, url: exposed.find((u) => u.name === name)?.url ?? `http://localhost:${port}` };
     });
-  }
-
-  /** Microagents of the repository (or workspace), the user's folders and the built-ins; problems are reported, not fatal. */
-  private async loadMicroagents(files: SandboxFiles, repoDir: string): Promise<Microagent[]> {
-    const { microagents, warnings } = await loadMicroagents({
-      files,
-      repoDir,
-      userDirs: userMicroagentDirs(),
-    });
-    for (const warning of warnings)
-      this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
-    this.microagentServers = await this.consentedServers(microagents.flatMap((m) => m.mcpStdioServers));
-    return microagents;
-  }
-
-  /** What the agent recalls: the workspace context of its first message, and knowledge on keywords. */
-  private recall(
-    workspace: Workspace,
-    repoDir: string,
-    microagents: Microagent[],
-    setupNote: string | null,
-  ): AgentLoopConfig['recall'] {
-    const repository = this.record.selectedRepository
-      ? { name: this.record.selectedRepository, directory: repoDir, branch: this.record.selectedBranch ?? '' }
-      : null;
-    const customSecrets = exposedCustomSecrets(this.ctx, this.record.request);
-    return {
-      workspace: (firstMessage) =>
-        renderWorkspaceContext({
-          repository,
-          microagents,
-          workingDir: repoDir,
-          appPorts: this.appPorts(workspace.target),
-          setupNote,
-          now: new Date(),
-          customSecrets,
-          conversationInstructions: this.record.request.conversation_instructions,
-          firstMessage,
-        }),
-      knowledge: (message, history) => recallKnowledge(message, microagents, knowledgeInView(history)),
-    };
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { defineTool } from '../agent/tools/define-tool';
 import type { AgentTool, ToolObservation } from '../agent/tools/tool';
 import type { McpConnection } from './mcp-connection';
 import type { NamedTool } from './tool-names';
@@ -30,7 +31,7 @@ export function mcpAgentTool(
   const schema = cleanToolSchema(tool.inputSchema);
   const hints = tool.annotations ?? {};
   const readOnly = hints.readOnlyHint === true;
-  return {
+  return defineTool<Args>({
     name: named.name,
     description:
       tool.description || tool.title || `The ${named.tool} tool of the MCP server ${named.server}.`,
@@ -61,5 +62,5 @@ export function mcpAgentTool(
         success: !outcome.isError,
       };
     },
-  };
+  });
 }

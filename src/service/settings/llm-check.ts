@@ -1,7 +1,6 @@
 import type { LlmCheckProblem, LlmCheckRequest, LlmCheckResult } from '../../shared/api/llm-check';
 import { LlmError, maskMessage } from '../agent/llm/llm-errors';
-import { createLlmClient } from '../agent/llm/llm-client';
-import type { LlmClientConfig } from '../agent/llm/llm-types';
+import type { LlmClientConfig, LlmFactory } from '../agent/llm/llm-types';
 import { ModelRoutingError, needsApiKey } from '../agent/llm/model-routing';
 
 function sentence(text: string): string {
@@ -58,10 +57,15 @@ function failure(
 }
 
 /**
- * Sends one tiny request to the model as `request` configures it, the key from the request or else
- * `storedKey`, and says whether it answered or, classified, why not. The key never appears in the result.
+ * Sends one tiny request to the model as `request` configures it (a client from the service's `llmFactory`),
+ * the key from the request or else `storedKey`, and says whether it answered or, classified, why not. The key
+ * never appears in the result.
  */
-export async function checkLlm(request: LlmCheckRequest, storedKey: string | null): Promise<LlmCheckResult> {
+export async function checkLlm(
+  request: LlmCheckRequest,
+  storedKey: string | null,
+  llmFactory: LlmFactory,
+): Promise<LlmCheckResult> {
   const typed = request.llm_api_key ?? null;
   const apiKey = typed ?? storedKey;
   const keySource = typed !== null ? (typed ? 'request' : 'none') : storedKey ? 'stored' : 'none';
@@ -71,7 +75,7 @@ export async function checkLlm(request: LlmCheckRequest, storedKey: string | nul
     return failure('missing_key', `${request.llm_model} needs an API key and none is set`, keySource);
   }
   try {
-    const client = createLlmClient({ model: request.llm_model, apiKey: key, baseUrl, timing: CHECK_TIMING });
+    const client = llmFactory({ model: request.llm_model, apiKey: key, baseUrl, timing: CHECK_TIMING });
     const answer = await client.complete({
       system: 'You are a connection check. Reply with the single word OK.',
       messages: [{ role: 'user', content: 'Reply with OK.' }],

@@ -99,3 +99,6 @@ export interface LlmClient {
   /** One model call, streamed, with retries and classification of failures (throws `LlmError`). */
   complete(request: LlmRequest): Promise<LlmResponse>;
 }
+
+/** Makes the model client of a conversation's agent (`createLlmClient` unless the service is given another). */
+export type LlmFactory = (config: LlmClientConfig) => LlmClient;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { observationText } from '../../sandbox/shell/shell-session';
 import description from './execute-bash.md?raw';
-import type { AgentTool } from './tool';
+import { defineTool } from './define-tool';
 
 const Parameters = z.object({
   command: z
@@ -21,8 +21,7 @@ const Parameters = z.object({
     .describe('Seconds to wait (1-600); replaces the 30 s no-output rule.'),
 });
 
-export const executeBashTool: AgentTool<z.infer<typeof Parameters>> &
-  Required<Pick<AgentTool<z.infer<typeof Parameters>>, 'execute'>> = {
+export const executeBashTool = defineTool<z.infer<typeof Parameters>>({
   name: 'execute_bash',
   description,
   parameters: Parameters,
@@ -53,4 +52,4 @@ export const executeBashTool: AgentTool<z.infer<typeof Parameters>> &
       message: `Command \`${command}\` executed with exit code ${result.exit_code}.`,
     };
   },
-};
+});

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import description from './finish.md?raw';
-import type { AgentTool } from './tool';
+import { defineTool } from './define-tool';
 
 const Parameters = z.object({ message: z.string().describe('Final message to send to the user.') });
 
 /** Ends the task: the loop records the finish action and enters `finished`; nothing runs. */
-export const finishTool: AgentTool<z.infer<typeof Parameters>> = {
+export const finishTool = defineTool<z.infer<typeof Parameters>>({
   name: 'finish',
   description,
   parameters: Parameters,
@@ -17,4 +17,4 @@ export const finishTool: AgentTool<z.infer<typeof Parameters>> = {
     message,
   }),
   analyzed: () => ({ tool: 'finish' }),
-};
+});

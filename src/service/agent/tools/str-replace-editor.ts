@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EDITOR_COMMANDS } from './str-replace-editor/editor';
 import description from './str-replace-editor.md?raw';
-import type { AgentTool } from './tool';
+import { defineTool } from './define-tool';
 
 const Parameters = z.object({
   command: z.enum(EDITOR_COMMANDS).describe('The command to run.'),
@@ -36,7 +36,7 @@ export function eventField(text: string | null | undefined): string | null {
   return `${text.slice(0, MAX_EDIT_FIELD_CHARS)}\n[... ${omitted} more characters not shown ...]`;
 }
 
-export const strReplaceEditorTool: AgentTool<Args> = {
+export const strReplaceEditorTool = defineTool<Args>({
   name: 'str_replace_editor',
   description,
   parameters: Parameters,
@@ -98,4 +98,4 @@ export const strReplaceEditorTool: AgentTool<Args> = {
       message: `I edited the file ${args.path}.`,
     };
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import description from './task-tracker.md?raw';
-import type { AgentTool } from './tool';
+import { defineTool } from './define-tool';
 
 const TaskItem = z.object({
   id: z.string(),
@@ -13,7 +13,7 @@ const Parameters = z.object({
   task_list: z.array(TaskItem).optional(),
 });
 
-export const taskTrackerTool: AgentTool<z.infer<typeof Parameters>> = {
+export const taskTrackerTool = defineTool<z.infer<typeof Parameters>>({
   name: 'task_tracker',
   description,
   parameters: Parameters,
@@ -44,4 +44,4 @@ export const taskTrackerTool: AgentTool<z.infer<typeof Parameters>> = {
       message: content,
     };
   },
-};
+});

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import description from './think.md?raw';
-import type { AgentTool } from './tool';
+import { defineTool } from './define-tool';
 
 const Parameters = z.object({ thought: z.string().describe('The thought to log.') });
 
-export const thinkTool: AgentTool<z.infer<typeof Parameters>> = {
+export const thinkTool = defineTool<z.infer<typeof Parameters>>({
   name: 'think',
   description,
   parameters: Parameters,
@@ -22,4 +22,4 @@ export const thinkTool: AgentTool<z.infer<typeof Parameters>> = {
     extras: {},
     message: 'Your thought has been logged.',
   }),
-};
+});

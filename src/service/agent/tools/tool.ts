@@ -28,10 +28,11 @@ export interface ToolObservation {
 }
 
 /**
- * One tool the model can call: its name, description (a text file beside it), zod parameters, how a call is
- * shown as an event, how the security analyzer sees it, and what running it does.
+ * What a tool file declares: its name, description (a text file beside it), zod parameters, how a call is
+ * shown as an event, how the security analyzer sees it, and what running it does. `defineTool` makes it an
+ * `AgentTool`.
  */
-export interface AgentTool<P = Record<string, unknown>> {
+export interface ToolSpec<P = Record<string, unknown>> {
   name: string;
   description: string;
   parameters: z.ZodType<P>;
@@ -49,4 +50,16 @@ export interface AgentTool<P = Record<string, unknown>> {
   analyzed(args: P): AnalyzedAction;
   /** Runs the call. Absent for `finish`, which only ends the task. */
   execute?(args: P, context: ToolContext): Promise<ToolObservation>;
+}
+
+/** The model's arguments read as a tool's parameters, or the text that tells the model what was wrong. */
+export type ParsedArguments<P> = { ok: true; args: P } | { ok: false; error: string };
+
+/** One tool the model can call: its declaration and the reading of the arguments the model wrote. */
+export interface AgentTool<P = Record<string, unknown>> extends ToolSpec<P> {
+  /**
+   * `args` as the tool's parameters; `args` is undefined when the model's text was not a JSON object, and
+   * `unreadable` then says why.
+   */
+  parse(args: Record<string, unknown> | undefined, unreadable?: string): ParsedArguments<P>;
 }

@@ -55,7 +55,7 @@ export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
         422: { description: 'Invalid request', schema: ValidationErrorBody },
         503: { description: 'The secret store is unavailable', schema: DetailBody },
       },
-      handler: async ({ body }) => checkLlm(body, await ctx.secrets.get('llm_api_key')),
+      handler: async ({ body }) => checkLlm(body, await ctx.secrets.get('llm_api_key'), ctx.llmFactory),
     }),
     defineRoute({
       method: 'post',

@@ -1,0 +1,111 @@
+import path from 'node:path';
+import type { ServiceContext } from '../context';
+import type { EventLog } from '../events/event-log';
+import type { McpToolset } from '../mcp/mcp-toolset';
+import type { ShellSession } from '../sandbox/shell/shell-session';
+import { DEFAULTS, type StoredSettings } from '../settings/settings-service';
+import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from './agent-loop';
+import type { SavedAgentState } from './agent-state-store';
+import { FALLBACK_CONTEXT_WINDOW } from './condenser/condenser';
+import { confirmationSettings } from './confirmation-policy';
+import { contextWindowOf } from './llm/model-table';
+import { llmTimingFromEnv } from './llm/retry-policy';
+import systemPrompt from './prompts/system-prompt.md?raw';
+import { generateTitle } from './title';
+import { EditHistory } from './tools/str-replace-editor/edit-history';
+import { Editor, type EditorFiles } from './tools/str-replace-editor/editor';
+import { ToolRegistry } from './tools/registry';
+import { TaskList } from './tools/task-list';
+
+/** Where the agent's tools act: the sandbox's shell and files. */
+export interface AgentWorkspace {
+  shell: ShellSession;
+  files: EditorFiles;
+  /** The directory the editor's relative paths start from. */
+  workingDir(): string;
+}
+
+export interface AgentOptions {
+  conversationId: string;
+  events: EventLog;
+  settings: StoredSettings;
+  /** The conversation's model (its own, else the settings'). */
+  model: string;
+  apiKey: string | null;
+  /** Aborts every model call when the conversation closes. */
+  signal: AbortSignal;
+  workspace: AgentWorkspace;
+  /** The names of the secrets the sandbox has as environment variables (the analyzer watches for them). */
+  secretNames: string[];
+  recall: AgentLoopConfig['recall'];
+  /** The conversation's MCP servers: their tools join the built-in ones. */
+  mcp: Pick<McpToolset, 'tools' | 'nameMap'>;
+  /** Interrupts what runs for the agent (Stop). */
+  interrupt(): Promise<unknown>;
+  onStatus(update: StatusUpdate): void;
+  saveState(state: SavedAgentState): void;
+}
+
+/** A conversation's agent: its loop, and the naming of the conversation with the same model. */
+export interface Agent {
+  loop: AgentLoop;
+  /** A title from the first message (one model call; a cut message when it fails). */
+  title(message: string): Promise<string | null>;
+}
+
+/**
+ * Builds a conversation's agent: the model client (through the service's `llmFactory`), the built-in and MCP
+ * tools, the editor with its undo history, the task list, and the loop's configuration from the settings.
+ * Events and the saved state go through the service's masker.
+ */
+export function createAgent(
+  ctx: Pick<ServiceContext, 'db' | 'dataDir' | 'version' | 'masker' | 'secrets' | 'llmFactory'>,
+  options: AgentOptions,
+): Agent {
+  const { conversationId, settings, model } = options;
+  const llm = ctx.llmFactory({
+    model,
+    apiKey: options.apiKey,
+    baseUrl: settings.llm_base_url || null,
+    signal: options.signal,
+    timing: llmTimingFromEnv(process.env),
+  });
+  const tools = new ToolRegistry();
+  for (const tool of options.mcp.tools) tools.add(tool);
+  const loop = new AgentLoop({
+    conversationId,
+    events: options.events,
+    masker: ctx.masker,
+    llm,
+    tools,
+    toolContext: {
+      shell: options.workspace.shell,
+      editor: new Editor(
+        options.workspace.files,
+        new EditHistory(ctx.db, conversationId),
+        options.workspace.workingDir,
+      ),
+      tasks: new TaskList(path.join(ctx.dataDir, 'conversations', conversationId)),
+    },
+    secrets: { names: options.secretNames, values: ctx.secrets.values() },
+    config: {
+      systemPrompt,
+      recall: options.recall,
+      maxIterations: settings.max_iterations ?? DEFAULTS.max_iterations,
+      maxBudgetPerTask: settings.max_budget_per_task ?? null,
+      version: ctx.version,
+      condenserEnabled: settings.enable_default_condenser ?? true,
+      condenserMaxSize: settings.condenser_max_size ?? null,
+      contextWindow: contextWindowOf(model) ?? FALLBACK_CONTEXT_WINDOW,
+      ...confirmationSettings(settings),
+      mcpTools: options.mcp.nameMap(),
+    },
+    interrupt: options.interrupt,
+    onStatus: options.onStatus,
+    saveState: options.saveState,
+  });
+  return {
+    loop,
+    title: (message) => generateTitle(llm, message, ctx.masker).then((generated) => generated?.title ?? null),
+  };
+}
