@@ -97,11 +97,6 @@ export function presentedKey(req: Request, queryAllowed: boolean): string | unde
   return typeof query === 'string' ? query : undefined;
 }
 
-export interface KeyChecker {
-  /** Whether `key` is valid, constant-time; `conversationId` names the conversation the request is scoped to. */
-  accepts(key: string, conversationId?: string): boolean;
-}
-
 /**
  * Requires a valid key. A valid key is always served; failed attempts are throttled (429) per presented
  * key and per address, so guessing is slow while the right key keeps working.
