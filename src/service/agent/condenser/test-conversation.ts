@@ -1,6 +1,6 @@
 import type { NewEvent, V0Event } from '../../../shared/api/events';
 import { agentStateChanged, systemAction, userMessage, recallObservation } from '../agent-events';
-import type { CallMetadata } from '../message-builder';
+import type { CallMetadata } from '../call-metadata';
 import { executeBashTool } from '../tools/execute-bash';
 
 /** Where test events go: an in-memory list or a real event log. */
