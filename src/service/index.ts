@@ -11,7 +11,7 @@ import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
 import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
-import { attachSocketServer } from './events/socket-server';
+import { attachSocketServer } from './routes/v0/socket-server';
 import { ApiKeys } from './http/api-keys';
 import { createApp } from './http/app';
 import { KeyGate } from './http/key-gate';
