@@ -1,5 +1,5 @@
 import type { MCPConfig } from '../../shared/api/mcp';
-import type { McpStdioServer } from '../agent/microagents/microagent';
+import type { McpStdioServer } from '../microagents/microagent';
 import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { McpToolset } from './mcp-toolset';
 import { mergeServers, timeoutOverrideFromEnv } from './server-config';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { V0Event } from '../../../shared/api/events';
+import type { V0Event } from '../../shared/api/events';
 import { knowledgeInView, recallKnowledge } from './knowledge-recall';
 import { parseMicroagent } from './parse-microagent';
 import { microagent } from './test-microagents';
