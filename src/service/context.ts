@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ConversationLimits } from './config';
 import type { SecretMasker } from './events/secret-masker';
 import type { ProviderApiBase } from './git/provider-api';
 import type { ProviderTokenService } from './git/provider-tokens';
@@ -33,4 +34,5 @@ export interface ServiceContext {
   port(): number;
   sandboxes: SandboxService;
   sandboxSpecs: SandboxSpecs;
+  limits: ConversationLimits;
 }

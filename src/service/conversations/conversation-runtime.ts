@@ -12,7 +12,6 @@ import { createLlmClient } from '../agent/llm/llm-client';
 import { generateTitle } from '../agent/title';
 import { contextWindowOf, supportsVision } from '../agent/llm/model-table';
 import type { McpStdioServer, Microagent } from '../microagents/microagent';
-import { llmTimingFromEnv } from '../agent/llm/retry-policy';
 import systemPrompt from '../agent/prompts/system-prompt.md?raw';
 import { EditHistory } from '../agent/tools/str-replace-editor/edit-history';
 import { Editor, type EditorFiles } from '../agent/tools/str-replace-editor/editor';
@@ -43,7 +42,7 @@ import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
 import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
 import { commandLineOf, hiddenObservation, RepositoryConsent, type RepositoryCode } from './repository-code';
-import { runSetupScript, setupTimeoutFromEnv } from './setup-script';
+import { runSetupScript } from './setup-script';
 import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
@@ -170,7 +169,7 @@ export class ConversationRuntime {
       apiKey,
       baseUrl: settings.llm_base_url || null,
       signal: this.closing.signal,
-      timing: llmTimingFromEnv(process.env),
+      timing: this.ctx.limits.llmTiming,
     });
     const tools = new ToolRegistry();
     const mcp = await this.connectMcp(await mcpModule, target, tools.names(), model);
@@ -287,6 +286,7 @@ export class ConversationRuntime {
       target,
       builtinNames,
       vision: supportsVision(model),
+      callTimeoutSeconds: this.ctx.limits.mcpCallTimeoutSeconds,
     });
     for (const warning of mcp.warnings)
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
@@ -473,7 +473,7 @@ export class ConversationRuntime {
       files: workspace.files,
       repoDir,
       stateDir: path.posix.join(path.posix.dirname(workspace.target.workingDir), '.dockhand'),
-      timeoutSeconds: setupTimeoutFromEnv(),
+      timeoutSeconds: this.ctx.limits.setupTimeoutSeconds,
       record: (event) => this.appendEvent(event),
       approve: (code) => this.approve(code),
       report: (message) =>
