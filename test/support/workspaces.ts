@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processExec } from '../git/sandbox-exec';
-import { LocalSandboxFiles } from '../sandbox/files/local-files';
-import { type ConversationWorkspace, localRealpath } from './workspace-access';
+import { processExec } from '../../src/service/git/sandbox-exec';
+import { LocalSandboxFiles } from '../../src/service/sandbox/files/local-files';
+import { type ConversationWorkspace, localRealpath } from '../../src/service/conversations/workspace-access';
 
 /** A workspace on this machine, as a process sandbox has: `<tmp>/project`, with a shell to arrange it. */
 export interface LocalWorkspace extends ConversationWorkspace {
