@@ -17,7 +17,7 @@ import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
 import { sandboxSecretNames } from './sandbox-secrets';
-import { sandboxKey } from '../sandbox/sandbox-key';
+import { sandboxKey } from '../secrets/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
 import { IdleStop } from './idle-stop';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { sandboxKey } from '../sandbox/sandbox-key';
+import { sandboxKey } from '../secrets/sandbox-key';
 import type { SessionKey } from '../secrets/session-key';
 import type { KeyChecker } from './key-checker';
 

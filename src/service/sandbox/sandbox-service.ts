@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { SandboxConfig } from './sandbox-config';
 import { sandboxBroken, sandboxNotFound, sandboxNotRunning, tooManyLiveSandboxes } from './sandbox-errors';
 import { isSandboxId, newSandboxId } from './sandbox-id';
-import { sandboxKey } from './sandbox-key';
+import { sandboxKey } from '../secrets/sandbox-key';
 import {
   type ObservedState,
   SandboxFailure,
