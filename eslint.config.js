@@ -23,6 +23,16 @@ export default tseslint.config(
       ],
     },
   },
+  // Every promise is awaited, returned, handled or let go on purpose with `void`; none is passed where a
+  // callback's result is ignored (an event handler, a forEach) unless that is what was meant.
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
