@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { AliveBody, RotatedKey, ServerInfo } from '../../shared/api/server';
+import { AliveBody, HealthBody, RotatedKey, ServerInfo } from '../../shared/api/server';
 import type { ServiceContext } from '../context';
 import agentServerSection from '../agent-server/openapi-v1.md?raw';
 import { buildOpenApi, type DocumentAbout } from '../http/openapi';
@@ -34,7 +33,7 @@ export function serverRoutes(
       tag: 'server',
       summary: 'Health probe',
       open: true,
-      responses: { 200: { description: 'Healthy', schema: z.literal('OK') } },
+      responses: { 200: { description: 'Healthy', schema: HealthBody } },
       handler: () => 'OK',
     }),
     defineRoute({
