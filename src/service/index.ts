@@ -33,6 +33,7 @@ import { settingsRoutes } from './routes/v0/settings';
 import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
 import { sandboxesRoutes } from './routes/v1/sandboxes';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
+import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { MaskedValues } from './secrets/masked-values';
 import { LiveSecretMasker } from './events/secret-masker';
@@ -93,6 +94,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     logger,
     version: VERSION,
     startedAt,
+    readAheadRoots,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
   });

@@ -22,7 +22,10 @@ import type { EventLog } from '../events/event-log';
 import { runInContainer } from '../sandbox/files/container-command';
 import { DockerSandboxFiles } from '../sandbox/files/docker-files';
 import { LocalSandboxFiles } from '../sandbox/files/local-files';
+import type { FileSurvey } from '../sandbox/files/file-survey';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import { surveyRoots } from '../sandbox/files/survey-command';
+import { SurveyedFiles } from '../sandbox/files/surveyed-files';
 import type { SandboxTarget } from '../sandbox/sandbox-provider';
 import { DockerShellTransport } from '../sandbox/shell/docker-transport';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
@@ -42,7 +45,8 @@ import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { ConversationRecord } from './conversation-store';
 import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
 import { commandLineOf, hiddenObservation, RepositoryConsent, type RepositoryCode } from './repository-code';
-import { runSetupScript } from './setup-script';
+import { runSetupScript, sandboxStateDir } from './setup-script';
+import { startSurveyRoots } from './start-survey';
 import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
 
 /** The runtime status ids of the start pipeline (api-contract §14). */
@@ -134,7 +138,7 @@ export class ConversationRuntime {
     this.saved = this.agentStates.load(this.record.id);
     this.report(RUNTIME_STATUS.startingRuntime, 'Starting the sandbox...');
     const mcpModule = settledLater(import('../mcp/conversation-mcp'));
-    const [target, secretEnv, apiKey] = await Promise.all([
+    const [{ target, readAhead }, secretEnv, apiKey] = await Promise.all([
       this.sandbox(),
       sandboxSecretValues(this.ctx, this.record.request),
       this.ctx.secrets.get('llm_api_key'),
@@ -145,17 +149,18 @@ export class ConversationRuntime {
     this.workspace = workspace;
     this.repositoryConsent = this.consentFor(target);
     const repository = await this.prepareRepository(workspace);
-    const setup = this.runRepositorySetup(workspace, repository.dir);
+    const files = await this.startFiles(workspace, repository.dir, readAhead);
+    const setup = this.runRepositorySetup(workspace, files, repository.dir);
     this.report(RUNTIME_STATUS.settingUpGitHooks, 'Setting up git hooks...');
     // Hooks follow the setup script, as before; the agent's commands wait for them. The user is asked about
     // the hook before the agent starts, so every question about repository code comes first.
-    const hookApproval = setup.then(() => this.approveGitHook(workspace, repository.dir));
+    const hookApproval = setup.then(() => this.approveGitHook(workspace, files, repository.dir));
     const hooks = hookApproval.then((actionId) => this.installGitHook(workspace, repository.dir, actionId));
     this.settingUp = settledLater(Promise.all([workspace.started, repository.initialized, hooks]));
     this.report(RUNTIME_STATUS.settingUpSkills, 'Loading microagents...');
     const [setupNote, microagents] = await Promise.all([
       setup,
-      this.loadMicroagents(workspace, repository.dir),
+      this.loadMicroagents(files, repository.dir),
       hookApproval,
     ]);
     workspace.shell.hold(hooks);
@@ -293,8 +298,11 @@ export class ConversationRuntime {
     return mcp;
   }
 
-  /** The conversation's sandbox: its own one started again, or a new one from the default spec. */
-  private async sandbox(): Promise<SandboxTarget> {
+  /**
+   * The conversation's sandbox: its own one started again, or a new one from the default spec; with what its
+   * first probe read ahead of the workspace, if anything.
+   */
+  private async sandbox(): Promise<{ target: SandboxTarget; readAhead: FileSurvey | null }> {
     const sandboxes = this.ctx.sandboxes;
     let info = this.record.sandboxId ? sandboxes.find(this.record.sandboxId) : null;
     if (info && (info.status === 'MISSING' || info.status === 'ERROR')) {
@@ -326,7 +334,25 @@ export class ConversationRuntime {
         `The sandbox could not start: ${info.error ?? info.status}`,
       );
     }
-    return sandboxes.target(info.id);
+    const readAhead = sandboxes.takeReadAhead(info.id);
+    return { target: await sandboxes.target(info.id), readAhead };
+  }
+
+  /**
+   * The workspace's files for the start steps, answered from one survey of what they read: the one the
+   * sandbox's first probe took when it covers the same folders, else one taken now.
+   */
+  private async startFiles(
+    workspace: Workspace,
+    repoDir: string,
+    readAhead: FileSurvey | null,
+  ): Promise<SurveyedFiles> {
+    const roots = surveyRoots(startSurveyRoots(repoDir, workspace.target.workingDir));
+    const survey =
+      readAhead && JSON.stringify(readAhead.roots) === JSON.stringify(roots)
+        ? readAhead
+        : await workspace.files.survey(roots).catch(() => null);
+    return new SurveyedFiles(workspace.files, survey);
   }
 
   /** The shell (starting in the background) and the file access of the sandbox. */
@@ -467,18 +493,24 @@ export class ConversationRuntime {
   }
 
   /** `.openhands/setup.sh` as a hidden action; a failure is a warning and a note for the agent. */
-  private async runRepositorySetup(workspace: Workspace, repoDir: string): Promise<string | null> {
+  private async runRepositorySetup(
+    workspace: Workspace,
+    files: SurveyedFiles,
+    repoDir: string,
+  ): Promise<string | null> {
     const outcome = await runSetupScript({
       shell: workspace.shell,
-      files: workspace.files,
+      files,
       repoDir,
-      stateDir: path.posix.join(path.posix.dirname(workspace.target.workingDir), '.dockhand'),
+      stateDir: sandboxStateDir(workspace.target.workingDir),
       timeoutSeconds: this.ctx.limits.setupTimeoutSeconds,
       record: (event) => this.appendEvent(event),
       approve: (code) => this.approve(code),
       report: (message) =>
         this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
     });
+    // The script may have changed any file: the steps after it read the sandbox itself.
+    if (outcome.ran) files.forget();
     return outcome.ran ? outcome.note : null;
   }
 
@@ -486,15 +518,21 @@ export class ConversationRuntime {
    * Step 7, first half: with `.openhands/pre-commit.sh` and no wrapper yet, the user's say over installing it.
    * The id of the action it is installed under, or null (nothing to install, rejected, or a warning).
    */
-  private async approveGitHook(workspace: Workspace, repoDir: string): Promise<number | null> {
+  private async approveGitHook(
+    workspace: Workspace,
+    files: SandboxFiles,
+    repoDir: string,
+  ): Promise<number | null> {
+    const script = path.posix.join(repoDir, PRE_COMMIT_SCRIPT);
     try {
+      // Most repositories have no such script: the survey says so without asking git.
+      if (!(await files.stat(script))) return null;
       if ((await preCommitHookState(this.gitSandbox(workspace.target).exec, repoDir)) !== 'missing')
         return null;
-      const script = path.posix.join(repoDir, PRE_COMMIT_SCRIPT);
       return await this.approve({
         kind: 'git_hook',
         name: PRE_COMMIT_SCRIPT,
-        content: (await workspace.files.read(script)).toString('utf8'),
+        content: (await files.read(script)).toString('utf8'),
         command: `${script} # as the repository's pre-commit hook`,
       });
     } catch (error) {
@@ -579,9 +617,9 @@ export class ConversationRuntime {
   }
 
   /** Microagents of the repository (or workspace), the user's folders and the built-ins; problems are reported, not fatal. */
-  private async loadMicroagents(workspace: Workspace, repoDir: string): Promise<Microagent[]> {
+  private async loadMicroagents(files: SandboxFiles, repoDir: string): Promise<Microagent[]> {
     const { microagents, warnings } = await loadMicroagents({
-      files: workspace.files,
+      files,
       repoDir,
       userDirs: userMicroagentDirs(),
     });

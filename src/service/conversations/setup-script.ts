@@ -8,6 +8,13 @@ import type { RepositoryCode } from './repository-code';
 
 export const SETUP_SCRIPT = '.openhands/setup.sh';
 export const SETUP_LOG = '/tmp/dockhand/setup.log';
+/** Holds the digest of the setup script that last ran to the end, in the sandbox's state folder. */
+export const SETUP_DONE_FILE = 'setup-done';
+
+/** The sandbox's own state folder, beside the working dir on the workspace volume (`/workspace/.dockhand`). */
+export function sandboxStateDir(workingDir: string): string {
+  return path.posix.join(path.posix.dirname(workingDir), '.dockhand');
+}
 const DEFAULT_TIMEOUT_SECONDS = 600;
 
 /** DOCKHAND_SETUP_TIMEOUT_S (whole seconds, 1-600), default 600. */
@@ -58,7 +65,7 @@ export async function runSetupScript(deps: SetupScriptDeps): Promise<SetupOutcom
   const script = path.posix.join(deps.repoDir, SETUP_SCRIPT);
   const content = await readOrNull(deps.files, script);
   if (!content) return { ran: false };
-  const doneFile = path.posix.join(deps.stateDir, 'setup-done');
+  const doneFile = path.posix.join(deps.stateDir, SETUP_DONE_FILE);
   const digest = createHash('sha256').update(content).digest('hex');
   if ((await readOrNull(deps.files, doneFile))?.toString('utf8') === digest) return { ran: false };
 

@@ -33,6 +33,9 @@ const ROOT_FILES: [string[], string][] = [
   [['.openhands_instructions'], 'repo_legacy'],
 ];
 
+/** Every file name of the repository root that may be read as a microagent. */
+export const ROOT_FILE_NAMES = ROOT_FILES.flatMap(([candidates]) => candidates);
+
 type Outcome = { microagent: Microagent } | { warning: string };
 
 interface FoundFile {

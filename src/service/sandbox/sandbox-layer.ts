@@ -3,7 +3,7 @@ import type { SessionKey } from '../secrets/session-key';
 import type { SettingsService } from '../settings/settings-service';
 import type { Db } from '../storage/database';
 import { DockerImages } from './docker/docker-images';
-import { DockerSandboxProvider } from './docker/docker-provider';
+import { DockerSandboxProvider, type ReadAheadRoots } from './docker/docker-provider';
 import { DockerConnection } from './docker/docker-status';
 import { SandboxProcesses } from './process/sandbox-processes';
 import { ProcessSandboxProvider } from './process/process-provider';
@@ -23,6 +23,8 @@ export interface SandboxLayerOptions {
   startedAt: Date;
   docker?: DockerConnection;
   config?: Partial<SandboxConfig>;
+  /** What a new sandbox's first probe reads ahead for the start pipeline (nothing when not given). */
+  readAheadRoots?: ReadAheadRoots;
 }
 
 export interface SandboxLayer {
@@ -49,6 +51,7 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
     instanceId,
     { network: config.network, limits: config.limits, allowSudo: config.allowSudo },
     logger,
+    options.readAheadRoots,
   );
   const pool = new WarmPool({
     provider: dockerProvider,

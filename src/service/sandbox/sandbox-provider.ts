@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import type { ExposedUrl, SandboxStatus } from '../../shared/api/sandboxes';
+import type { FileSurvey } from './files/file-survey';
 import type { SandboxProcess } from './process/sandbox-processes';
 import type { SandboxRecord } from './sandbox-store';
 import type { SandboxSpec } from './sandbox-specs';
@@ -98,6 +99,11 @@ export interface SandboxProvider {
    * sandbox must be observed again (the backend was lost or came back).
    */
   watch(changed: (sandboxId: string | null) => void): void;
+  /**
+   * What the sandbox's first probe surveyed of its new workspace (see `ReadAheadRoots`), handed out once;
+   * null when nothing was read ahead or it was taken.
+   */
+  takeReadAhead(id: string): FileSurvey | null;
   target(record: SandboxRecord): Promise<SandboxTarget>;
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
 import { DEFAULTS, type SettingsService } from '../settings/settings-service';
 import { dockerErrorText } from './docker/docker-errors';
+import type { FileSurvey } from './files/file-survey';
 import { KeyedQueue } from './keyed-queue';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { SandboxConfig } from './sandbox-config';
@@ -272,11 +273,22 @@ export class SandboxService {
     this.deps.store.touch(id, now());
   }
 
+  /**
+   * What a new sandbox's first probe surveyed of its workspace, for the start that created it: handed out
+   * once, and only while nobody else has asked for the sandbox's target (and so could have changed a file).
+   */
+  takeReadAhead(id: string): FileSurvey | null {
+    const record = this.deps.store.get(id);
+    return record ? this.deps.providers[record.provider].takeReadAhead(id) : null;
+  }
+
   /** Where commands of a RUNNING sandbox run (for the shell and file operations). */
   async target(id: string): Promise<SandboxTarget> {
     const record = this.record(id);
     if (record.status !== 'RUNNING') throw sandboxNotRunning(id, record.status);
     this.touch(id);
+    // Whoever has the target may change files: what was read ahead no longer stands.
+    this.deps.providers[record.provider].takeReadAhead(id);
     return this.deps.providers[record.provider].target(record);
   }
 

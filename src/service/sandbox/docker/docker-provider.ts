@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { HttpError, httpError } from '../../http/errors';
-import { runInContainer } from '../files/container-command';
+import { type ContainerCommandResult, runInContainer } from '../files/container-command';
+import type { FileSurvey, SurveyRoot } from '../files/file-survey';
 import { containerName, volumeName } from '../sandbox-id';
 import {
   type CreateRequest,
@@ -26,6 +27,7 @@ import { dockerErrorText, dockerStatusCode, ignoringGone } from './docker-errors
 import { DockerEventWatcher } from './docker-events';
 import { type DockerImages, type ImageContents, isRootUser } from './docker-images';
 import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
+import { firstProbeCommand, readAheadOf } from './first-probe';
 import { installFilter, LABEL } from './labels';
 import { ensureSandboxNetwork } from './sandbox-network';
 
@@ -39,6 +41,9 @@ export interface DockerProviderConfig {
   limits: SandboxLimits;
   allowSudo: boolean;
 }
+
+/** The folders a new sandbox's first probe reads ahead, for its working dir (see `takeReadAhead`). */
+export type ReadAheadRoots = (workingDir: string) => SurveyRoot[];
 
 interface OwnContainer {
   container: Docker.Container;
@@ -59,6 +64,8 @@ export class DockerSandboxProvider implements SandboxProvider {
   readonly kind = 'docker' as const;
   readonly isolated = true;
   private watcher: DockerEventWatcher | null = null;
+  /** What each new container's first probe read ahead, until its sandbox's start takes it. */
+  private readonly readAheads = new Map<string, FileSurvey>();
 
   constructor(
     private readonly connection: DockerConnection,
@@ -66,6 +73,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     private readonly instanceId: string,
     private readonly config: DockerProviderConfig,
     private readonly logger: Logger,
+    private readonly readAheadRoots: ReadAheadRoots = () => [],
   ) {}
 
   async ensureAvailable(): Promise<void> {
@@ -113,6 +121,7 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   /** Removes a warm-pool container (paused or not) with its volume, at once. */
   async removePooled(id: string): Promise<void> {
+    this.readAheads.delete(id);
     const found = await this.ownContainer(id);
     if (found) await ignoringGone(() => found.container.remove({ force: true }));
     await this.removeVolume(id);
@@ -153,6 +162,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   remove(record: SandboxRecord): Promise<void> {
+    this.readAheads.delete(record.id);
     return this.guard('delete', async () => {
       const found = await this.ownContainer(record.id);
       if (found) {
@@ -194,6 +204,12 @@ export class DockerSandboxProvider implements SandboxProvider {
       this.logger,
     );
     this.watcher.start();
+  }
+
+  takeReadAhead(id: string): FileSurvey | null {
+    const survey = this.readAheads.get(id) ?? null;
+    this.readAheads.delete(id);
+    return survey;
   }
 
   async target(record: SandboxRecord): Promise<DockerTarget> {
@@ -248,11 +264,16 @@ export class DockerSandboxProvider implements SandboxProvider {
     options.onCreated?.(container.id);
     signal.throwIfAborted();
     await container.start();
-    // The first probe also hands /workspace (a fresh volume) and the working dir to the sandbox's user.
-    const firstProbe = contents.user
-      ? ['sh', '-c', 'mkdir -p "$1" && chown "$2" "$0" "$1"', WORKSPACE_DIR, spec.workingDir, contents.user]
-      : ['true'];
-    return this.waitUntilReady(container, firstProbe);
+    const probe = {
+      workspaceDir: WORKSPACE_DIR,
+      workingDir: spec.workingDir,
+      user: contents.user,
+      roots: this.readAheadRoots(spec.workingDir),
+    };
+    return this.waitUntilReady(container, firstProbeCommand(probe), (result) => {
+      const survey = readAheadOf(result, probe);
+      if (survey) this.readAheads.set(id, survey);
+    });
   }
 
   /**
@@ -329,13 +350,20 @@ export class DockerSandboxProvider implements SandboxProvider {
    * Probes with `docker exec` (as root) until a probe passes, then reports RUNNING with the published ports.
    * A probe that runs and fails, a container that stops, or 30 s of probes that cannot run: SandboxFailure.
    */
-  private async waitUntilReady(container: Docker.Container, probe: string[]): Promise<ObservedState> {
+  private async waitUntilReady(
+    container: Docker.Container,
+    probe: string[],
+    passed: (result: ContainerCommandResult) => void = () => undefined,
+  ): Promise<ObservedState> {
     const deadline = Date.now() + PROBE_FAILURE_LIMIT_MS;
     for (;;) {
       let lastError: string;
       try {
         const result = await runInContainer(container, probe);
-        if (result.exitCode === 0) break;
+        if (result.exitCode === 0) {
+          passed(result);
+          break;
+        }
         const output = result.stderr.trim() || result.stdout.trim();
         throw new SandboxFailure(
           `The sandbox's readiness probe failed (exit code ${result.exitCode})${output ? `: ${output}` : ''}`,

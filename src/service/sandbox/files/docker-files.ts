@@ -6,11 +6,13 @@ import { runInContainer } from './container-command';
 import {
   SandboxFileError,
   type FileInfo,
-  type FileType,
   type ReadOptions,
   type SandboxFiles,
   type WriteOptions,
 } from './sandbox-files';
+import type { FileSurvey, SurveyRoot } from './file-survey';
+import { FIND_FORMAT, parseFindRecords } from './find-records';
+import { parseSurvey, SURVEY_SCRIPT, surveyArgs, surveyRoots } from './survey-command';
 import { pathName, sandboxPath } from './sandbox-path';
 
 export interface DockerFilesOptions {
@@ -18,9 +20,6 @@ export interface DockerFilesOptions {
   user?: string;
 }
 
-// GNU find: type, octal mode, uid, gid, size, mtime, link text, path; each field NUL-terminated.
-const FIND_FORMAT = '%y\\0%m\\0%U\\0%G\\0%s\\0%T@\\0%l\\0%p\\0';
-const FIELDS = 8;
 const MISSING = 3;
 const IS_DIRECTORY = 4;
 const NOT_DIRECTORY = 5;
@@ -135,6 +134,16 @@ export class DockerSandboxFiles implements SandboxFiles {
     }
   }
 
+  async survey(roots: SurveyRoot[]): Promise<FileSurvey | null> {
+    const checked = surveyRoots(roots);
+    const result = await runInContainer(
+      this.container,
+      ['sh', '-c', SURVEY_SCRIPT, 'sh', ...surveyArgs(checked, null)],
+      this.user,
+    );
+    return result.exitCode === 0 ? parseSurvey(result.stdout, checked, result.truncated) : null;
+  }
+
   private async firstEntry(
     path: string,
     maxBytes: number,
@@ -180,34 +189,6 @@ export class DockerSandboxFiles implements SandboxFiles {
       `${path}: ${result.stderr.trim() || `exit code ${result.exitCode}`}`,
     );
   }
-}
-
-function parseFindRecords(output: string): FileInfo[] {
-  const fields = output.split('\0');
-  const records: FileInfo[] = [];
-  for (let start = 0; start + FIELDS <= fields.length; start += FIELDS) {
-    const [type = '', mode = '', uid = '', gid = '', size = '', mtime = '', link = '', path = ''] =
-      fields.slice(start, start + FIELDS);
-    records.push({
-      path,
-      name: pathName(path),
-      type: fileType(type),
-      size: Number(size),
-      mode: parseInt(mode, 8),
-      uid: Number(uid),
-      gid: Number(gid),
-      mtimeMs: Math.round(Number(mtime) * 1000),
-      linkTarget: type === 'l' ? link : null,
-    });
-  }
-  return records;
-}
-
-function fileType(findType: string): FileType {
-  if (findType === 'f') return 'file';
-  if (findType === 'd') return 'directory';
-  if (findType === 'l') return 'symlink';
-  return 'other';
 }
 
 function archiveError(error: unknown, path: string): Error {

@@ -28,6 +28,11 @@ type ArchiveEntry = AsyncIterable<unknown> & { header: tar.Header; resume(): unk
 
 /** Files of the process provider: the sandbox is this machine, so sandbox paths are host paths. */
 export class LocalSandboxFiles implements SandboxFiles {
+  /** The host's files are read directly: a survey would save nothing. */
+  async survey(): Promise<null> {
+    return null;
+  }
+
   async read(path: string, options: ReadOptions = {}): Promise<Buffer> {
     const maxBytes = options.maxBytes ?? Infinity;
     try {

@@ -1,3 +1,5 @@
+import type { FileSurvey, SurveyRoot } from './file-survey';
+
 /** File operations on a sandbox, by absolute sandbox path: the one interface both providers implement. */
 
 export type FileType = 'file' | 'directory' | 'symlink' | 'other';
@@ -40,6 +42,11 @@ export interface SandboxFiles {
   upload(directory: string, archive: NodeJS.ReadableStream | Buffer): Promise<void>;
   /** A tar archive of a file or directory, whose top entry is named after the path's last component. */
   download(path: string): Promise<NodeJS.ReadableStream>;
+  /**
+   * Everything below `roots` in one round trip, to answer many small reads at once (`SurveyedFiles`); null
+   * where reads are cheap anyway (the host's files) or when the survey could not be taken.
+   */
+  survey(roots: SurveyRoot[]): Promise<FileSurvey | null>;
 }
 
 export type SandboxFileErrorCode =

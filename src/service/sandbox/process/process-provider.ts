@@ -103,6 +103,11 @@ export class ProcessSandboxProvider implements SandboxProvider {
 
   watch(): void {}
 
+  /** The host's files are read directly: nothing is read ahead. */
+  takeReadAhead(): null {
+    return null;
+  }
+
   async target(record: SandboxRecord): Promise<ProcessTarget> {
     const workspaceDir = this.workspaceDir(record.id);
     const port = (name: string) => record.exposedUrls.find((url) => url.name === name)?.port ?? 0;
