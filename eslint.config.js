@@ -14,7 +14,7 @@ const SERVICE_FLOORS = [
   ['events', 'secrets', 'storage', 'http'],
 ];
 
-/** Imports the floors still allow below their rule: sandbox/ reads the settings service (to be inverted). */
+/** Upward imports still tolerated: sandbox/ reads the settings service (to be inverted, then removed here). */
 const FLOOR_EXCEPTIONS = { sandbox: ['settings'] };
 
 /** Service files that still read process.env themselves, until the sandbox layer takes its configuration passed down. */
