@@ -4,10 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeInView, recallKnowledge } from '../../src/service/microagents/knowledge-recall';
-import {
-  loadMicroagents,
-  type LoadedMicroagents,
-} from '../../src/service/microagents/load-microagents';
+import { loadMicroagents, type LoadedMicroagents } from '../../src/service/microagents/load-microagents';
 import { renderWorkspaceContext } from '../../src/service/microagents/workspace-context';
 import { runInContainer } from '../../src/service/sandbox/files/container-command';
 import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
