@@ -3,6 +3,13 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+const NO_ELECTRON = { name: 'electron', message: 'The service never imports electron.' };
+const NO_DOCKERODE = {
+  name: 'dockerode',
+  message:
+    'Only src/service/sandbox/ talks to Docker; use the SandboxWorkspace of ctx.sandboxes.workspace(id).',
+};
+
 /**
  * The floors of the service, highest first (see src/service/README.md): a folder imports from its own floor
  * and the ones below, never from a higher one, and never the composition root (index.ts, cli.ts).
@@ -13,9 +20,6 @@ const SERVICE_FLOORS = [
   ['agent', 'sandbox', 'git', 'mcp', 'microagents'],
   ['events', 'secrets', 'storage', 'http'],
 ];
-
-/** Upward imports still tolerated: sandbox/ reads the settings service (to be inverted, then removed here). */
-const FLOOR_EXCEPTIONS = { sandbox: ['settings'] };
 
 /** Service files that still read process.env themselves, until the sandbox layer takes its configuration passed down. */
 const ENV_READERS_PENDING = [
@@ -36,9 +40,7 @@ const NO_TEST_IMPORTS = {
 function floorRules() {
   return SERVICE_FLOORS.flatMap((floor, level) =>
     floor.map((folder) => {
-      const higher = SERVICE_FLOORS.slice(0, level)
-        .flat()
-        .filter((name) => !(FLOOR_EXCEPTIONS[folder] ?? []).includes(name));
+      const higher = SERVICE_FLOORS.slice(0, level).flat();
       const patterns = [
         NO_TEST_IMPORTS,
         {
@@ -71,13 +73,17 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_DOCKERODE] }] },
+  },
+  {
     files: ['src/service/**', 'src/shared/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', message: 'The service never imports electron.' }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON, NO_DOCKERODE] }] },
+  },
+  {
+    // The sandbox seam: the only code that talks to Docker (bench/ and test/ may too).
+    files: ['src/service/sandbox/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON] }] },
   },
   // Every promise is awaited, returned, handled or let go on purpose with `void`; none is passed where a
   // callback's result is ignored (an event handler, a forEach) unless that is what was meant.

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { runInContainer } from '../src/service/sandbox/files/container-command';
+import { dockerExec } from '../src/service/sandbox/docker/docker-exec';
 import { volumeName } from '../src/service/sandbox/sandbox-id';
 import type { V0Event } from '../src/shared/api/events';
 import type { ServerInfo } from '../src/shared/api/server';
@@ -118,7 +118,7 @@ async function rawDocker(user: string | null): Promise<Times> {
   const container = await baseline.create();
   await container.start();
   const createdAndStarted = performance.now() - started;
-  const result = await runInContainer(container, ['echo', 'first-action'], user ?? 'root');
+  const result = await dockerExec(container, ['echo', 'first-action'], { user: user ?? 'root' });
   const elapsed = performance.now() - started;
   if (result.exitCode !== 0) throw new Error(`raw exec failed: ${result.stderr}`);
   await container.remove({ force: true, v: true });

@@ -19,12 +19,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Docker from 'dockerode';
 import pino from 'pino';
-import { dockerGitSandbox } from '../src/service/git/git-sandbox';
+import { gitSandbox } from '../src/service/git/git-sandbox';
 import { createService } from '../src/service/index';
 import { copyIntoSandbox } from '../src/service/local-repository/copy-into-sandbox';
 import { resolveLocalRepository } from '../src/service/local-repository/resolve-repository';
 import { installFilter } from '../src/service/sandbox/docker/labels';
-import { DockerSandboxFiles } from '../src/service/sandbox/files/docker-files';
 import { MemorySecretStore } from '../src/service/secrets/memory-store';
 import { median, runBench } from './support/bench-kit';
 
@@ -101,21 +100,17 @@ async function main(): Promise<number> {
     const created = await sandboxes.create(service.context.sandboxSpecs.default());
     const info = await sandboxes.settled(created.id);
     if (info.status !== 'RUNNING') throw new Error(`The sandbox ended ${info.status}: ${info.error}`);
-    const target = await sandboxes.target(info.id);
-    if (target.kind !== 'docker') throw new Error('The bench needs the Docker provider');
-    const container = docker.getContainer(target.container);
-    const user = target.user ?? 'root';
-    const sandbox = dockerGitSandbox(container, user);
-    const files = new DockerSandboxFiles(container, { user });
+    const workspace = await sandboxes.workspace(info.id);
+    const sandbox = gitSandbox(workspace);
 
     const copy = async (): Promise<number> => {
-      await sandbox.exec(['rm', '-rf', `${target.workingDir}/repository`]);
+      await sandbox.exec(['rm', '-rf', `${workspace.workingDir}/repository`]);
       const started = performance.now();
       await copyIntoSandbox({
         repository: await resolveLocalRepository(root, null),
         sandbox,
-        files,
-        workingDir: target.workingDir,
+        files: workspace.files,
+        workingDir: workspace.workingDir,
         identity: IDENTITY,
         progress: () => undefined,
       });

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import Docker from 'dockerode';
 import pino from 'pino';
 import { createService, type DockhandService } from '../src/service/index';
+import { isRootUser } from '../src/service/sandbox/docker/docker-images';
 import { installFilter } from '../src/service/sandbox/docker/labels';
 import { MemorySecretStore } from '../src/service/secrets/memory-store';
 import type { SandboxInfo } from '../src/shared/api/sandboxes';
@@ -40,9 +41,10 @@ async function throughService(service: DockhandService): Promise<{ elapsed: numb
   const elapsed = performance.now() - started;
   if (settled.status !== 'RUNNING')
     throw new Error(`Sandbox ${id} ended ${settled.status}: ${settled.error}`);
-  const target = await service.context.sandboxes.target(id);
+  // The user the provider chose for the image, as its container runs it.
+  const configured = (await docker.getContainer(`dockhand-${id}`).inspect()).Config.User;
   await service.context.sandboxes.delete(id);
-  return { elapsed, user: target.kind === 'docker' ? target.user : null };
+  return { elapsed, user: configured && !isRootUser(configured) ? configured : null };
 }
 
 /** Milliseconds for dockerode to create and start a container with the provider's options. */

@@ -32,6 +32,7 @@ import { secretsRoutes } from './routes/v0/secrets';
 import { settingsRoutes } from './routes/v0/settings';
 import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
 import { sandboxesRoutes } from './routes/v1/sandboxes';
+import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
 import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
@@ -39,7 +40,7 @@ import { MaskedValues } from './secrets/masked-values';
 import { LiveSecretMasker } from './events/secret-masker';
 import { openSecretStore } from './secrets/open-secret-store';
 import { SessionKey } from './secrets/session-key';
-import { SettingsService } from './settings/settings-service';
+import { DEFAULTS, SettingsService } from './settings/settings-service';
 import { openDatabase } from './storage/database';
 
 export const VERSION = '1.0.0';
@@ -89,7 +90,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   const sandboxLayer = createSandboxLayer({
     dataDir,
     db,
-    settings,
+    settings: () => sandboxSettings(settings),
     sessionKey,
     logger,
     version: VERSION,
@@ -234,4 +235,16 @@ function closeService(server: Server, cleanup: () => void): Promise<void> {
     });
     server.closeAllConnections();
   });
+}
+
+/** What the sandboxes read of the settings, with the defaults applied. */
+function sandboxSettings(settings: SettingsService): SandboxSettings {
+  const stored = settings.stored();
+  return {
+    provider: stored?.sandbox_provider ?? null,
+    warmPool: stored?.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
+    maxLive: stored?.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
+    runtimeImage: stored?.sandbox_runtime_container_image || null,
+    baseImage: stored?.sandbox_base_container_image || null,
+  };
 }

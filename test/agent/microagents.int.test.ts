@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeInView, recallKnowledge } from '../../src/service/microagents/knowledge-recall';
 import { loadMicroagents, type LoadedMicroagents } from '../../src/service/microagents/load-microagents';
 import { renderWorkspaceContext } from '../../src/service/microagents/workspace-context';
-import { runInContainer } from '../../src/service/sandbox/files/container-command';
+import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
 import {
   dockerUnavailableReason,
@@ -58,14 +58,14 @@ describe.skipIf(unavailable !== null)('microagents loaded from a repository in a
     await writeFile(join(userDir, 'repo.md'), 'Replaced by the repository.\n');
 
     container = await startTestContainer(docker, 'microagents');
-    const made = await runInContainer(container, ['sh', '-c', `mkdir -p ${REPO} && chown dockhand: ${REPO}`]);
+    const made = await dockerExec(container, ['sh', '-c', `mkdir -p ${REPO} && chown dockhand: ${REPO}`]);
     if (made.exitCode !== 0) throw new Error(made.stderr);
     const files = new DockerSandboxFiles(container);
     for (const [path, text] of Object.entries(REPO_FILES)) await files.write(`${REPO}/${path}`, text);
-    const linked = await runInContainer(
+    const linked = await dockerExec(
       container,
       ['ln', '-s', '../../docs/shared-rules.md', `${MICROAGENTS}/shared.md`],
-      'dockhand',
+      { user: 'dockhand' },
     );
     if (linked.exitCode !== 0) throw new Error(linked.stderr);
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { retryDifferentlyText } from '../../src/service/agent/loop-recovery';
 import { PriceTable } from '../../src/service/agent/llm/prices';
 import { STUCK_REASON } from '../../src/service/agent/stuck-detector';
-import { runInContainer } from '../../src/service/sandbox/files/container-command';
+import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { completedSuffix, noChangeSuffix, STOPPED_SUFFIX } from '../../src/service/sandbox/shell/messages';
 import { dockerUnavailableReason } from '../../src/service/sandbox/shell/test-sandboxes';
 import { AgentHarness, observationsOf } from '../support/agent-harness';
@@ -149,7 +149,7 @@ describe.skipIf(unavailable !== null)('agent scenarios against a Docker sandbox 
     const { loop, log } = await harness.agent([bash('sleep 4242', { timeout: 600 })]);
     loop.start({ content: 'sleep long' });
     const running = async () =>
-      (await runInContainer(harness.container, ['pgrep', '-f', 'sleep 4242'])).stdout.trim();
+      (await dockerExec(harness.container, ['pgrep', '-f', 'sleep 4242'])).stdout.trim();
     while (!(await running())) await new Promise((resolve) => setTimeout(resolve, 100));
     await loop.stop();
     await loop.settled();

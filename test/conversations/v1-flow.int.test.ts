@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxProviderKind } from '../../src/service/sandbox/sandbox-provider';
+import type { SandboxProviderKind } from '../../src/service/sandbox/sandbox-models';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';

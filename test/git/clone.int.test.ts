@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloneError } from '../../src/service/git/clone-errors';
 import { cloneRepository, initEmptyWorkspace, type CloneOptions } from '../../src/service/git/clone';
-import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../../src/service/git/git-sandbox';
+import { gitSandbox, type GitSandbox } from '../../src/service/git/git-sandbox';
+import { DockerWorkspace } from '../../src/service/sandbox/docker/docker-workspace';
+import { ProcessWorkspace } from '../../src/service/sandbox/process/process-workspace';
 import { dockerUnavailableReason, SANDBOX_IMAGE } from '../../src/service/sandbox/shell/test-sandboxes';
 import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server';
 import { freePort } from '../support/ports';
@@ -36,7 +38,7 @@ async function removeTestContainers(): Promise<void> {
 
 function shellOf(sandbox: GitSandbox): Fixture['sh'] {
   return async (script, env) => {
-    const result = await sandbox.exec(['sh', '-c', script], env);
+    const result = await sandbox.exec(['sh', '-c', script], { env });
     if (result.exitCode !== 0) throw new Error(`${script} failed (${result.exitCode}): ${result.stderr}`);
     return result.stdout;
   };
@@ -61,7 +63,16 @@ const kinds: { name: string; skipReason: string | null; create(): Promise<Fixtur
         await remove();
         throw error;
       }
-      const sandbox = dockerGitSandbox(container, 'dockhand');
+      const sandbox = gitSandbox(
+        new DockerWorkspace({
+          sandboxId: 'clone-test',
+          container,
+          user: 'dockhand',
+          workspaceDir: '/workspace',
+          workingDir: '/workspace/project',
+          appPorts: { WORKER_1: 0, WORKER_2: 0 },
+        }),
+      );
       return {
         sandbox,
         workingDir: '/workspace/project',
@@ -77,10 +88,17 @@ const kinds: { name: string; skipReason: string | null; create(): Promise<Fixtur
     create: async () => {
       const root = await mkdtemp(path.join(tmpdir(), 'dockhand-clone-'));
       const home = path.join(root, 'home');
-      const sandbox = processGitSandbox({
-        env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
-        helperDir: path.join(root, 'private', 'bin'),
-      });
+      const sandbox = gitSandbox(
+        new ProcessWorkspace({
+          sandboxId: 'clone-test',
+          workspaceDir: `${root}/workspace`,
+          workingDir: `${root}/workspace/project`,
+          env: { PATH: process.env.PATH ?? '', HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
+          appPorts: { WORKER_1: 0, WORKER_2: 0 },
+          helperDir: path.join(root, 'private', 'bin'),
+          adopt: () => () => undefined,
+        }),
+      );
       const sh = shellOf(sandbox);
       await sh(`mkdir -p "${home}" "${root}/workspace/project"`);
       const remove = () => rm(root, { recursive: true, force: true });

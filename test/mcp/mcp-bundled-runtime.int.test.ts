@@ -3,8 +3,8 @@ import { Readable } from 'node:stream';
 import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
-import { bundledNode } from '../../src/service/mcp/bundled-runtime';
-import { runInContainer } from '../../src/service/sandbox/files/container-command';
+import { bundledNode } from '../../src/service/sandbox/docker/bundled-runtime';
+import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { followStatusMessages } from '../support/event-clients';
@@ -114,7 +114,7 @@ describe.skipIf(skip !== null)(
         'the container to run',
       );
       const container = docker.getContainer(name);
-      expect((await runInContainer(container, ['sh', '-c', 'command -v node'])).exitCode).not.toBe(0);
+      expect((await dockerExec(container, ['sh', '-c', 'command -v node'])).exitCode).not.toBe(0);
       await deliverFixture(name, bundle);
 
       await untilConversation(
@@ -130,12 +130,12 @@ describe.skipIf(skip !== null)(
       expect(events.filter((e) => e.observation === 'mcp').map((e) => e.content)).toEqual([
         'echo: hi\ncwd=/workspace/project uid=1000 FIXTURE_ENV=',
       ]);
-      const copied = await runInContainer(container, ['/opt/dockhand/bin/node', '--version']);
+      const copied = await dockerExec(container, ['/opt/dockhand/bin/node', '--version']);
       expect(copied.stdout.trim()).toBe(process.version);
-      const executables = await runInContainer(
+      const executables = await dockerExec(
         container,
         ['sh', '-c', 'for p in /proc/[0-9]*; do readlink "$p/exe"; done'],
-        'dockhand', // the server's user (the sandbox drops the capability to read others' processes)
+        { user: 'dockhand' }, // the server's user (the sandbox drops the capability to read others' processes)
       );
       expect(executables.stdout.split('\n')).toContain('/opt/dockhand/bin/node');
 
@@ -145,7 +145,7 @@ describe.skipIf(skip !== null)(
       expect(statuses.messages().some((s) => s.includes('"echo"'))).toBe(false);
       if (runtime?.npm) {
         expect(statuses.messages()).not.toContain(missing('npx', 'npx-server'));
-        expect((await runInContainer(container, ['/opt/dockhand/bin/npx', '--version'])).exitCode).toBe(0);
+        expect((await dockerExec(container, ['/opt/dockhand/bin/npx', '--version'])).exitCode).toBe(0);
       } else {
         // npm is not beside the node binary the tests run on, so npx cannot be provided.
         expect(statuses.messages()).toContain(missing('npx', 'npx-server'));

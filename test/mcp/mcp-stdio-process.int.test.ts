@@ -76,13 +76,13 @@ describe.skipIf(skip !== null)('MCP stdio servers on the process sandbox', () =>
     const { sandbox_id: sandboxId } = (await service.api('GET', `/api/conversations/${id}`)).json as {
       sandbox_id: string;
     };
-    const target = await service.service.context.sandboxes.target(sandboxId);
+    const workspace = await service.service.context.sandboxes.workspace(sandboxId);
     const events = (
       (await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] }
     ).events;
     expect(events.filter((e) => e.observation === 'mcp').map((e) => e.content)).toEqual([
       // The server got its env value; as an MCP secret it is masked in events.
-      `echo: hi\ncwd=${target.workingDir} uid=${process.getuid?.() ?? ''} FIXTURE_ENV=<secret_hidden>`,
+      `echo: hi\ncwd=${workspace.workingDir} uid=${process.getuid?.() ?? ''} FIXTURE_ENV=<secret_hidden>`,
       'one pixel',
     ]);
     // The vision model got the image after the tool results.

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveAppPaths } from '../../src/main/app-paths';
-import { bundledNode } from '../../src/service/mcp/bundled-runtime';
+import { bundledNode } from '../../src/service/sandbox/docker/bundled-runtime';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CONFIG_FILE = path.join(ROOT, 'electron-builder.json');

@@ -36,7 +36,7 @@ describe.skipIf(skipReason !== null)('max_live_sandboxes', () => {
     const first = await createSandbox(api);
     const second = await createSandbox(api);
     // The first one is used after the second, so the second is now the least recently used.
-    await api.service.context.sandboxes.target(first.id);
+    await api.service.context.sandboxes.workspace(first.id);
 
     const third = await createSandbox(api);
     expect(third.status).toBe('RUNNING');

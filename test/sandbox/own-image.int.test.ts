@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DockerImages } from '../../src/service/sandbox/docker/docker-images';
 import { DockerConnection } from '../../src/service/sandbox/docker/docker-status';
 import type { OwnImage } from '../../src/service/sandbox/docker/own-image';
-import { SandboxFailure } from '../../src/service/sandbox/sandbox-provider';
+import { SandboxFailure } from '../../src/service/sandbox/sandbox-models';
 import { freePort } from '../support/ports';
 import { docker, dockerSkipReason } from './support';
 

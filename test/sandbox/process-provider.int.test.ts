@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processGroup } from '../../src/service/sandbox/process/sandbox-processes';
 import type { SandboxInfo } from '../../src/shared/api/sandboxes';
 import type { TestService } from '../support/service';
+import { until } from '../support/until';
 import { startSandboxService } from './support';
 
 /** The state letter of /proc/<pid>/stat: S sleeping, T stopped, ... */
@@ -18,15 +17,12 @@ if (process.platform !== 'linux')
 
 describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
   let service: TestService;
-  const children: ChildProcess[] = [];
 
   beforeAll(async () => {
     service = await startSandboxService({}, { provider: 'process' });
   });
 
   afterAll(async () => {
-    for (const child of children)
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await service?.close();
   });
 
@@ -47,19 +43,17 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
     const folder = path.join(service.dataDir, 'workspaces', sandbox.id);
     expect(existsSync(path.join(folder, 'project'))).toBe(true);
 
-    const target = await service.service.context.sandboxes.target(sandbox.id);
-    if (target.kind !== 'process') throw new Error('expected a process target');
-    expect(target).toMatchObject({ workspaceDir: folder, workingDir: path.join(folder, 'project') });
-    // A shell stands in: its own process group, adopted by the sandbox.
-    const shell = spawn('sh', ['-c', 'sleep 600 & wait'], {
-      cwd: target.workingDir,
-      detached: true,
-      stdio: 'ignore',
+    const workspace = await service.service.context.sandboxes.workspace(sandbox.id);
+    expect(workspace).toMatchObject({
+      isolated: false,
+      workspaceDir: folder,
+      workingDir: path.join(folder, 'project'),
     });
-    children.push(shell);
-    const pid = shell.pid ?? 0;
-    const exited = new Promise((resolve) => shell.once('exit', resolve));
-    target.adopt(processGroup(pid));
+    // The shell is adopted by the sandbox with the jobs it starts.
+    const shell = workspace.shell({ env: {} });
+    await shell.start();
+    const started = await shell.execute({ command: 'sleep 600 & echo "job=$!"' });
+    const pid = Number(/job=(\d+)/.exec(started.output)?.[1]);
     expect(processState(pid)).toMatch(/[SR]/);
 
     expect((await service.api('POST', `/api/v1/sandboxes/${sandbox.id}/pause`)).json).toEqual({
@@ -79,8 +73,12 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
     });
 
     expect((await service.api('DELETE', `/api/v1/sandboxes/${sandbox.id}`)).json).toEqual({ success: true });
-    await exited;
-    expect(shell.signalCode).toBe('SIGKILL');
+    // Deleting the sandbox ended its shell, whose hang-up ended the job.
+    await until(
+      async () => existsSync(`/proc/${pid}`),
+      (alive) => !alive,
+      'the job to end',
+    );
     expect(existsSync(folder)).toBe(false);
     expect((await service.api('GET', `/api/v1/sandboxes/${sandbox.id}`)).status).toBe(404);
   });

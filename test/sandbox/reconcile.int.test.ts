@@ -87,7 +87,7 @@ describe.skipIf(skipReason !== null)('reconciliation at start', () => {
     // The survivor is usable and its workspace intact.
     const read = await execIn(survivor.id, 'cat /workspace/project/note.txt');
     expect(read.stdout).toBe('kept-across-restarts\n');
-    expect((await service.service.context.sandboxes.target(survivor.id)).kind).toBe('docker');
+    expect((await service.service.context.sandboxes.workspace(survivor.id)).isolated).toBe(true);
 
     // The other install's container is unknown here and stays as it was.
     expect((await service.api('DELETE', `/api/v1/sandboxes/${otherId}`)).status).toBe(404);

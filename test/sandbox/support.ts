@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { runInContainer } from '../../src/service/sandbox/files/container-command';
+import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import type { SandboxConfig } from '../../src/service/sandbox/sandbox-config';
 import type { ServiceConfig } from '../../src/service/config';
 import type { V0Event } from '../../src/shared/api/events';
@@ -13,18 +13,26 @@ export const TEST_IMAGE = process.env.DOCKHAND_SANDBOX_IMAGE || 'dockhand/sandbo
 
 export const docker = new Docker();
 
-/**
- * Removes a test's image, waiting 10 s at most: the engine removes it, but dockerode's promise for the
- * removal does not always settle (seen while other tests build images on the same engine).
- */
+/** Removes a test's image (see settledWithin: seen not to settle while other tests build images). */
 export async function removeTestImage(tag: string): Promise<void> {
-  await Promise.race([
-    docker
-      .getImage(tag)
-      .remove({ force: true })
-      .catch(() => undefined),
-    new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+  await settledWithin(docker.getImage(tag).remove({ force: true }), `removing the image ${tag}`);
+}
+
+/**
+ * Waits for a clean-up call to the engine, whatever its outcome, for 20 s at most: dockerode's answer to a
+ * removal has been seen never to come, and a test's clean-up must not hang the run (it says what it left).
+ */
+async function settledWithin(call: Promise<unknown>, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([
+    call.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 20_000))),
   ]);
+  clearTimeout(timer);
+  if (!answered) console.warn(`The Docker engine did not answer within 20 s: ${what}`);
 }
 
 /** Why the Docker tests cannot run here, or null when the engine answers and the image exists. */
@@ -68,20 +76,17 @@ export function instanceId(service: TestService): string {
 export async function removeLabelled(label: string): Promise<void> {
   const containers = await docker.listContainers({ all: true, filters: { label: [label] } });
   await Promise.all(
-    containers.map((info) =>
-      docker
-        .getContainer(info.Id)
-        .remove({ force: true, v: true })
-        .catch(() => undefined),
-    ),
+    containers.map(async (info) => {
+      const container = docker.getContainer(info.Id);
+      // As the service does: a paused container is unpaused before it is killed.
+      if (info.State === 'paused') await settledWithin(container.unpause(), `unpausing ${info.Id}`);
+      await settledWithin(container.remove({ force: true, v: true }), `removing ${info.Id}`);
+    }),
   );
   const { Volumes: volumes } = await docker.listVolumes({ filters: { label: [label] } });
   await Promise.all(
     (volumes ?? []).map((volume) =>
-      docker
-        .getVolume(volume.Name)
-        .remove()
-        .catch(() => undefined),
+      settledWithin(docker.getVolume(volume.Name).remove(), `removing volume ${volume.Name}`),
     ),
   );
 }
@@ -150,7 +155,7 @@ export async function volumeExists(sandboxId: string): Promise<boolean> {
 
 /** Runs a one-off command in a sandbox's container as its user. */
 export async function execIn(sandboxId: string, script: string) {
-  return runInContainer(docker.getContainer(`dockhand-${sandboxId}`), ['sh', '-c', script], 'dockhand');
+  return dockerExec(docker.getContainer(`dockhand-${sandboxId}`), ['sh', '-c', script], { user: 'dockhand' });
 }
 
 /** Creates a sandbox through the API and waits until its start has finished. */

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { containerOptions, DEFAULT_LIMITS } from '../../src/service/sandbox/docker/container-options';
+import { readAheadRoots } from '../../src/service/conversations/start-survey';
+import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
 import { newSandboxId } from '../../src/service/sandbox/sandbox-id';
 import type { V0Event } from '../../src/shared/api/events';
 import type { SandboxInfo } from '../../src/shared/api/sandboxes';
@@ -251,5 +253,35 @@ describe.skipIf(skip !== null)('the warm sandbox pool', () => {
       (p) => p.ready === 1,
       'the pool to fill again',
     );
+  });
+
+  it('reads ahead what a start reads, as the user sees it, and hands it out once', async () => {
+    const started = (service = await startSandboxService());
+    const sandboxes = started.service.context.sandboxes;
+    const [pooledId] = await untilReady(started, 1);
+    const claimed = await createSandbox(started);
+    expect(claimed.id).toBe(pooledId);
+    const readAhead = sandboxes.takeReadAhead(claimed.id);
+    expect(sandboxes.takeReadAhead(claimed.id)).toBeNull();
+    const container = docker.getContainer(`dockhand-${claimed.id}`);
+    const { Config } = await container.inspect();
+    const user = Config.User || 'root';
+    const asUser = await new DockerSandboxFiles(container, { user }).survey(
+      readAheadRoots(Config.WorkingDir),
+    );
+    expect(readAhead).not.toBeNull();
+    expect(readAhead?.roots).toEqual(asUser?.roots);
+    expect([...(readAhead?.entries.values() ?? [])].map(({ path, type, uid }) => [path, type, uid])).toEqual(
+      [...(asUser?.entries.values() ?? [])].map(({ path, type, uid }) => [path, type, uid]),
+    );
+    expect(readAhead?.entries.get(Config.WorkingDir)).toMatchObject({ type: 'directory' });
+
+    // Once anyone has had the sandbox's workspace, what was read ahead no longer stands.
+    await untilReady(started, 1);
+    await started.api('POST', '/api/settings', { body: { sandbox_warm_pool: 0 } });
+    const [fresh, touched] = [await createSandbox(started), await createSandbox(started)];
+    expect(sandboxes.takeReadAhead(fresh.id)).not.toBeNull();
+    await sandboxes.workspace(touched.id);
+    expect(sandboxes.takeReadAhead(touched.id)).toBeNull();
   });
 });

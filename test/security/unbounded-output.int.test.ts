@@ -3,10 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerExec, processExec } from '../../src/service/git/sandbox-exec';
-import { MAX_COMMAND_OUTPUT_BYTES, runInContainer } from '../../src/service/sandbox/files/container-command';
+import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
+import { processExec } from '../../src/service/sandbox/process/process-exec';
+import { MAX_COMMAND_OUTPUT_BYTES } from '../../src/service/sandbox/sandbox-workspace';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE as MAX_MCP_LINE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { DockerExecTransport } from '../../src/service/mcp/docker-exec-transport';
+import { DockerExecTransport } from '../../src/service/sandbox/docker/docker-mcp-transport';
 import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
 import { LocalSandboxFiles } from '../../src/service/sandbox/files/local-files';
 import {
@@ -32,8 +33,8 @@ if (skip) console.warn(`Skipping the Docker output caps: ${skip}`);
 
 describe('a command that floods its output cannot fill the service memory', () => {
   it('process sandbox: each stream keeps its first bytes, the command still runs to its end', async () => {
-    expectCapped(await processExec(process.env)(['sh', '-c', FLOOD]));
-    const small = await processExec(process.env)(['sh', '-c', 'printf ok']);
+    expectCapped(await processExec(['sh', '-c', FLOOD], { env: process.env }));
+    const small = await processExec(['sh', '-c', 'printf ok'], { env: process.env });
     expect(small).toEqual({ exitCode: 0, stdout: 'ok', stderr: '', truncated: false });
   });
 
@@ -58,13 +59,13 @@ describe('a command that floods its output cannot fill the service memory', () =
     });
     afterAll(() => removeContainer(container));
 
-    it('a one-off exec and a sandbox-user exec each keep their first bytes', async () => {
-      expectCapped(await runInContainer(container, ['sh', '-c', FLOOD]));
-      expectCapped(await dockerExec(container, 'dockhand')(['sh', '-c', FLOOD]));
+    it('a root exec and a sandbox-user exec each keep their first bytes', async () => {
+      expectCapped(await dockerExec(container, ['sh', '-c', FLOOD]));
+      expectCapped(await dockerExec(container, ['sh', '-c', FLOOD], { user: 'dockhand' }));
     });
 
     it('a file larger than the reader allows is refused from its archive header', async () => {
-      await runInContainer(container, ['sh', '-c', 'head -c 1048576 /dev/zero > /tmp/big']);
+      await dockerExec(container, ['sh', '-c', 'head -c 1048576 /dev/zero > /tmp/big']);
       const files = new DockerSandboxFiles(container);
       await expect(files.read('/tmp/big', { maxBytes: 1024 })).rejects.toMatchObject({ code: 'too_large' });
     });

@@ -12,7 +12,7 @@ import { TaskList } from '../../src/service/agent/tools/task-list';
 import { EventLog } from '../../src/service/events/event-log';
 import { SecretMasker } from '../../src/service/events/secret-masker';
 import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
-import { runInContainer } from '../../src/service/sandbox/files/container-command';
+import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { DockerShellTransport } from '../../src/service/sandbox/shell/docker-transport';
 import { ShellSession } from '../../src/service/sandbox/shell/shell-session';
 import { removeContainer, startTestContainer } from '../../src/service/sandbox/shell/test-sandboxes';
@@ -88,7 +88,7 @@ export class AgentHarness {
     const events = new EventLog(db);
     const statuses: StatusUpdate[] = [];
     const container = this.container;
-    const remove = async (p: string) => void (await runInContainer(container, ['rm', '-f', p]));
+    const remove = async (p: string) => void (await dockerExec(container, ['rm', '-f', p]));
     const provider = options.api === 'anthropic' ? 'anthropic' : 'openai';
     const model = options.model ?? (provider === 'anthropic' ? 'claude-sonnet-4-5-20250929' : 'gpt-4o');
     const loop = new AgentLoop({

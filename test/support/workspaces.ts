@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processExec } from '../../src/service/git/sandbox-exec';
 import { LocalSandboxFiles } from '../../src/service/sandbox/files/local-files';
-import { type ConversationWorkspace, localRealpath } from '../../src/service/conversations/workspace-access';
+import { localRealpath } from '../../src/service/sandbox/process/local-realpath';
+import { processExec } from '../../src/service/sandbox/process/process-exec';
+import type { ConversationWorkspace } from '../../src/service/conversations/workspace-access';
 
 /** A workspace on this machine, as a process sandbox has: `<tmp>/project`, with a shell to arrange it. */
 export interface LocalWorkspace extends ConversationWorkspace {
@@ -32,7 +33,7 @@ export async function localWorkspace(repositoryFolder?: string): Promise<LocalWo
     repositoryDir: repositoryFolder ? join(workingDir, repositoryFolder) : workingDir,
     reviewBase: null,
     files: new LocalSandboxFiles(),
-    exec: processExec(process.env),
+    exec: (argv, options = {}) => processExec(argv, { ...options, env: { ...process.env, ...options.env } }),
     realpath: localRealpath,
     sh: (script) =>
       new Promise((resolve, reject) =>

@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { ApiProvider } from './api/ApiProvider';
 import { ApiClient } from './api/client';
 import type { Connection } from './api/connection';
-import { createQueryClient } from './api/queries';
-import { AppShell } from './components/AppShell';
-import { KeyPage } from './pages/KeyPage';
-import { useConnectionGate } from './useConnectionGate';
+import { createQueryClient } from './api/query-client';
+import { AppShell } from './shell/AppShell';
+import { KeyPage } from './shell/KeyPage';
+import { useConnectionGate } from './shell/useConnectionGate';
 
 interface ConnectedAppProps {
   connection: Connection;

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { adoptKeyFromAddressBar } from './api/connection';
 import { App } from './App';
-import { ErrorBoundary } from './components/ErrorBoundary';
+import { ErrorBoundary } from './shell/ErrorBoundary';
 import './styles/base.css';
 import './styles/shell.css';
 import './styles/forms.css';

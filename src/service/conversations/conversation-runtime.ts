@@ -1,7 +1,5 @@
 import path from 'node:path';
 import type { NewEvent, V0Event } from '../../shared/api/events';
-import { rm } from 'node:fs/promises';
-import type Docker from 'dockerode';
 import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from '../agent/agent-loop';
 import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
 import { knowledgeInView, recallKnowledge } from '../microagents/knowledge-recall';
@@ -19,24 +17,19 @@ import { ToolRegistry } from '../agent/tools/registry';
 import { TaskList } from '../agent/tools/task-list';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import { runInContainer } from '../sandbox/files/container-command';
-import { DockerSandboxFiles } from '../sandbox/files/docker-files';
-import { LocalSandboxFiles } from '../sandbox/files/local-files';
 import type { FileSurvey } from '../sandbox/files/file-survey';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import { surveyRoots } from '../sandbox/files/survey-command';
 import { SurveyedFiles } from '../sandbox/files/surveyed-files';
-import type { SandboxTarget } from '../sandbox/sandbox-provider';
-import { DockerShellTransport } from '../sandbox/shell/docker-transport';
-import { ProcessShellTransport } from '../sandbox/shell/process-transport';
-import { ShellSession, type ShellSessionOptions } from '../sandbox/shell/shell-session';
+import type { SandboxWorkspace } from '../sandbox/sandbox-workspace';
+import type { ShellSession, ShellSessionOptions } from '../sandbox/shell/shell-session';
 import { DEFAULTS, gitIdentity } from '../settings/settings-service';
 import { cloneRepository, initEmptyWorkspace } from '../git/clone';
 import { gitIdentityEnv } from '../git/git-identity';
 import { copyLocalRepository } from '../local-repository/start-step';
 import { isLocalRepository } from '../../shared/api/local-repository';
 import { CloneError } from '../git/clone-errors';
-import { dockerGitSandbox, type GitSandbox, processGitSandbox } from '../git/git-sandbox';
+import { gitSandbox, type GitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
 import { shellQuote } from '../sandbox/shell/shell-input';
 import type { GitProvider } from '../../shared/api/settings';
@@ -83,7 +76,7 @@ interface Workspace {
   started: Promise<void>;
   files: SandboxFiles;
   remove(path: string): Promise<unknown>;
-  target: SandboxTarget;
+  target: SandboxWorkspace;
   release: () => void;
 }
 
@@ -266,6 +259,9 @@ export class ConversationRuntime {
     await this.mcp?.close();
     this.mcp = null;
     await this.workspace?.shell.close().catch(() => undefined);
+    // The set-up still running (the shell's start, `git init`, the hooks) ends before the sandbox may be
+    // paused: an exec that starts in a container being frozen can hang the engine's hold on it.
+    await this.settingUp.catch(() => undefined);
     this.workspace?.release();
     this.workspace = null;
   }
@@ -278,7 +274,7 @@ export class ConversationRuntime {
   /** MCP servers (steps 8-9): settings, request and microagent servers, in parallel; failures only warn. */
   private async connectMcp(
     { connectConversationMcp }: typeof import('../mcp/conversation-mcp'),
-    target: SandboxTarget,
+    target: SandboxWorkspace,
     builtinNames: string[],
     model: string,
   ): Promise<McpToolset> {
@@ -288,7 +284,7 @@ export class ConversationRuntime {
       settings: await this.ctx.settings.mcpConfig(),
       request: stored ? await withRequestMcpKeys(this.ctx.secrets, this.record.id, stored) : null,
       microagents: this.microagentServers,
-      target,
+      workspace: target,
       builtinNames,
       vision: supportsVision(model),
       callTimeoutSeconds: this.ctx.limits.mcpCallTimeoutSeconds,
@@ -302,7 +298,7 @@ export class ConversationRuntime {
    * The conversation's sandbox: its own one started again, or a new one from the default spec; with what its
    * first probe read ahead of the workspace, if anything.
    */
-  private async sandbox(): Promise<{ target: SandboxTarget; readAhead: FileSurvey | null }> {
+  private async sandbox(): Promise<{ target: SandboxWorkspace; readAhead: FileSurvey | null }> {
     const sandboxes = this.ctx.sandboxes;
     let info = this.record.sandboxId ? sandboxes.find(this.record.sandboxId) : null;
     if (info && (info.status === 'MISSING' || info.status === 'ERROR')) {
@@ -335,7 +331,7 @@ export class ConversationRuntime {
       );
     }
     const readAhead = sandboxes.takeReadAhead(info.id);
-    return { target: await sandboxes.target(info.id), readAhead };
+    return { target: await sandboxes.workspace(info.id), readAhead };
   }
 
   /**
@@ -356,7 +352,7 @@ export class ConversationRuntime {
   }
 
   /** The shell (starting in the background) and the file access of the sandbox. */
-  private openWorkspace(target: SandboxTarget, secretEnv: Record<string, string>): Workspace {
+  private openWorkspace(target: SandboxWorkspace, secretEnv: Record<string, string>): Workspace {
     const env = {
       ...secretEnv,
       ...gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
@@ -369,40 +365,15 @@ export class ConversationRuntime {
       npm_config_yes: 'true',
       PAGER: 'cat',
     };
-    if (target.kind === 'docker') {
-      const container = target.docker.getContainer(target.container);
-      const files = new DockerSandboxFiles(container, { user: target.user ?? 'root' });
-      const shell = new ShellSession(
-        new DockerShellTransport(container, {
-          user: target.user ?? 'root',
-          workingDir: target.workingDir,
-          env,
-          files,
-        }),
-        this.shellOptions(),
-      );
-      return {
-        shell,
-        started: settledLater(shell.start()),
-        files,
-        remove: (p: string) => removeInContainer(container, p),
-        target,
-        release: () => undefined,
-      };
-    }
-    const transport = new ProcessShellTransport({
-      workingDir: target.workingDir,
-      env: { ...target.env, ...env },
-    });
-    const shell = new ShellSession(transport, this.shellOptions());
-    const started = settledLater(shell.start());
-    const release = target.adopt({
-      pause: () => transport.pause(),
-      resume: () => transport.resume(),
-      kill: () => shell.close(),
-    });
-    const files = new LocalSandboxFiles();
-    return { shell, started, files, remove: (p) => rm(p, { force: true }), target, release };
+    const shell = target.shell({ env, ...this.shellOptions() });
+    return {
+      shell,
+      started: settledLater(shell.start()),
+      files: target.files,
+      remove: (p: string) => removeInSandbox(target, p),
+      target,
+      release: () => target.release(),
+    };
   }
 
   /** A restarted conversation's shell starts where the previous one was (and says so in its first output). */
@@ -419,7 +390,7 @@ export class ConversationRuntime {
     workspace: Workspace,
   ): Promise<{ dir: string; initialized: Promise<void> }> {
     const target = workspace.target;
-    const sandbox = this.gitSandbox(target);
+    const sandbox = gitSandbox(target);
     const repository = this.record.selectedRepository;
     if (!repository) {
       const initialized = settledLater(initEmptyWorkspace(sandbox.exec, target.workingDir));
@@ -483,15 +454,6 @@ export class ConversationRuntime {
     return { dir: directory, initialized: Promise.resolve() };
   }
 
-  private gitSandbox(target: SandboxTarget): GitSandbox {
-    return target.kind === 'docker'
-      ? dockerGitSandbox(target.docker.getContainer(target.container), target.user ?? 'root')
-      : processGitSandbox({
-          env: target.env,
-          helperDir: path.join(this.ctx.dataDir, 'git-helper'),
-        });
-  }
-
   /** `.openhands/setup.sh` as a hidden action; a failure is a warning and a note for the agent. */
   private async runRepositorySetup(
     workspace: Workspace,
@@ -527,8 +489,7 @@ export class ConversationRuntime {
     try {
       // Most repositories have no such script: the survey says so without asking git.
       if (!(await files.stat(script))) return null;
-      if ((await preCommitHookState(this.gitSandbox(workspace.target).exec, repoDir)) !== 'missing')
-        return null;
+      if ((await preCommitHookState(gitSandbox(workspace.target).exec, repoDir)) !== 'missing') return null;
       return await this.approve({
         kind: 'git_hook',
         name: PRE_COMMIT_SCRIPT,
@@ -548,7 +509,7 @@ export class ConversationRuntime {
   ): Promise<void> {
     if (actionId === null) return;
     try {
-      await installPreCommitHook(this.gitSandbox(workspace.target).exec, repoDir);
+      await installPreCommitHook(gitSandbox(workspace.target).exec, repoDir);
       this.appendEvent(
         hiddenObservation('run', `Installed ${PRE_COMMIT_SCRIPT} as the pre-commit hook.`, actionId),
       );
@@ -584,7 +545,7 @@ export class ConversationRuntime {
     return allowed;
   }
 
-  private consentFor(target: SandboxTarget): RepositoryConsent {
+  private consentFor(target: SandboxWorkspace): RepositoryConsent {
     const settings = this.ctx.settings.stored() ?? {};
     return new RepositoryConsent({
       record: (event) => this.appendEvent(event),
@@ -592,7 +553,7 @@ export class ConversationRuntime {
         confirmationMode: settings.confirmation_mode ?? false,
         securityAnalyzer: settings.security_analyzer ?? (settings.confirmation_mode ? 'rules' : null),
       },
-      sandboxKind: target.kind,
+      isolated: target.isolated,
       signal: this.closing.signal,
       report: (message) =>
         this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpWorkspace, message }),
@@ -608,7 +569,7 @@ export class ConversationRuntime {
   }
 
   /** The app ports: where apps listen in the sandbox, and the URL the user opens (the published one if any). */
-  private appPorts(target: SandboxTarget): AppPort[] {
+  private appPorts(target: SandboxWorkspace): AppPort[] {
     const exposed = this.ctx.sandboxes.find(target.sandboxId)?.exposed_urls ?? [];
     return (['WORKER_1', 'WORKER_2'] as const).map((name) => {
       const port = target.appPorts[name];
@@ -677,7 +638,7 @@ function withRemove(files: SandboxFiles, remove: (path: string) => Promise<unkno
   };
 }
 
-async function removeInContainer(container: Docker.Container, file: string): Promise<void> {
-  const result = await runInContainer(container, ['rm', '-f', '--', file]);
+async function removeInSandbox(workspace: SandboxWorkspace, file: string): Promise<void> {
+  const result = await workspace.exec(['rm', '-f', '--', file], { user: 'root' });
   if (result.exitCode !== 0) throw new Error(`Could not remove ${file}: ${result.stderr.trim()}`);
 }

@@ -1,4 +1,4 @@
-import type { SandboxExec } from '../git/sandbox-exec';
+import type { SandboxExec } from '../sandbox/sandbox-workspace';
 
 export const PRE_COMMIT_SCRIPT = '.openhands/pre-commit.sh';
 const WRAPPER_MARK = '# dockhand-pre-commit-wrapper';
@@ -34,7 +34,9 @@ export type HookOutcome = 'absent' | 'present' | 'missing' | 'installed';
 export class GitHookError extends Error {}
 
 async function runInstallScript(exec: SandboxExec, repoDir: string, mode: 'check' | 'install') {
-  const result = await exec(['sh', '-c', INSTALL_SCRIPT, 'sh', repoDir, PRE_COMMIT_WRAPPER, mode], {}, 60);
+  const result = await exec(['sh', '-c', INSTALL_SCRIPT, 'sh', repoDir, PRE_COMMIT_WRAPPER, mode], {
+    timeout: 60,
+  });
   const outcome = result.stdout.trim();
   if (result.exitCode !== 0 || !['absent', 'present', 'missing', 'installed'].includes(outcome)) {
     throw new GitHookError(

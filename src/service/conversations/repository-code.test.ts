@@ -19,7 +19,7 @@ function consent(overrides: Partial<RepositoryConsentDeps> = {}) {
       return stored;
     },
     settings: { confirmationMode: true, securityAnalyzer: 'rules' },
-    sandboxKind: 'docker',
+    isolated: true,
     signal: new AbortController().signal,
     report: (message) => reports.push(message),
     ...overrides,
@@ -41,7 +41,7 @@ describe('RepositoryConsent', () => {
   });
 
   it('on the process sandbox shows the code and never runs it, even in confirmation mode', async () => {
-    const { gate, events, reports } = consent({ sandboxKind: 'process' });
+    const { gate, events, reports } = consent({ isolated: false });
     expect(await gate.approve(SETUP)).toBeNull();
     expect(events.map((e) => e.args?.confirmation_state ?? e.observation)).toEqual(['rejected', 'error']);
     expect(events[1]).toMatchObject({ content: PROCESS_SANDBOX_NOTE, cause: 0 });

@@ -29,8 +29,8 @@ const KIND_WORDS: Record<RepositoryCode['kind'], string> = {
 export interface RepositoryConsentDeps {
   record(event: NewEvent): V0Event;
   settings: ConfirmationSettings;
-  /** On the process sandbox the code is shown and skipped, never run. */
-  sandboxKind: 'docker' | 'process';
+  /** Whether the sandbox isolates the code from this computer; without it (the process sandbox) the code is shown and skipped, never run. */
+  isolated: boolean;
   /** Stopping the conversation ends a wait for the user (as a refusal). */
   signal: AbortSignal;
   /** Tells the user what happened to code that does not run. */
@@ -75,7 +75,7 @@ export class RepositoryConsent {
     // One id for every copy of this question, so a client pairs the request with its answer.
     const code = { ...piece, id: randomUUID() };
     if (this.deps.signal.aborted) return null;
-    if (this.deps.sandboxKind === 'process') {
+    if (!this.deps.isolated) {
       const action = this.action(code, 'rejected');
       this.deps.record(hiddenObservation('error', PROCESS_SANDBOX_NOTE, action.id));
       this.deps.report(`${code.name} (${KIND_WORDS[code.kind]}) was not run: ${PROCESS_SANDBOX_NOTE}`);

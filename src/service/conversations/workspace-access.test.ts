@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitDiffQuery, ListFilesQuery, SelectFileQuery } from '../../shared/api/workspace';
 import { validate, ValidationFailed } from '../http/validation';
 import { localWorkspace, type LocalWorkspace } from '../../../test/support/workspaces';
-import { localRealpath, resolveInWorkspace } from './workspace-access';
+import { resolveInWorkspace } from './workspace-access';
 
 const OUTSIDE = 'Value error, Path must stay inside the workspace';
 
@@ -46,30 +46,6 @@ describe('workspace path queries', () => {
     expect(detailOf(() => validate(GitDiffQuery, {}, 'query'))).toMatchObject([
       { type: 'missing', loc: ['query', 'path'] },
     ]);
-  });
-});
-
-describe('localRealpath', () => {
-  let ws: LocalWorkspace;
-  beforeEach(async () => {
-    ws = await localWorkspace();
-  });
-  afterEach(() => ws.remove());
-
-  it('resolves links and keeps missing parts as named', async () => {
-    await ws.sh('mkdir -p real/sub && ln -s real link && touch file');
-    expect(await localRealpath(join(ws.workingDir, 'link/sub'))).toBe(join(ws.workingDir, 'real/sub'));
-    expect(await localRealpath(join(ws.workingDir, 'link/missing/deeper'))).toBe(
-      join(ws.workingDir, 'real/missing/deeper'),
-    );
-    expect(await localRealpath(join(ws.workingDir, 'file/below'))).toBe(join(ws.workingDir, 'file/below'));
-  });
-
-  it('follows a dangling link to where it points, and gives null for a loop', async () => {
-    await ws.sh('ln -s ../outside/new dangling && ln -s loop-b loop-a && ln -s loop-a loop-b');
-    expect(await localRealpath(join(ws.workingDir, 'dangling'))).toBe(join(ws.outer, 'outside/new'));
-    expect(await localRealpath(join(ws.workingDir, 'dangling/x'))).toBe(join(ws.outer, 'outside/new/x'));
-    expect(await localRealpath(join(ws.workingDir, 'loop-a'))).toBeNull();
   });
 });
 

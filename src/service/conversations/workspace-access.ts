@@ -1,15 +1,11 @@
-import { readlink, realpath } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { isRelativeWorkspacePath, OUTSIDE_WORKSPACE } from '../../shared/api/workspace';
 import type { ServiceContext } from '../context';
-import { dockerExec, processExec, type SandboxExec } from '../git/sandbox-exec';
 import { httpError } from '../http/errors';
 import { LocalRepositoryStore } from '../local-repository/local-repository-store';
 import { type Location, ValidationFailed } from '../http/validation';
-import { DockerSandboxFiles } from '../sandbox/files/docker-files';
-import { LocalSandboxFiles } from '../sandbox/files/local-files';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
-import type { SandboxTarget } from '../sandbox/sandbox-provider';
+import type { SandboxExec } from '../sandbox/sandbox-workspace';
 import type { ConversationService } from './conversation-service';
 import type { ConversationRecord } from './conversation-store';
 
@@ -51,15 +47,17 @@ export class WorkspaceAccess {
     const record = this.conversations.require(conversationId);
     const sandboxId = this.runningSandbox(record);
     if (!sandboxId) throw httpError(409, `Sandbox for conversation ${conversationId} is not running`);
-    const target = await this.ctx.sandboxes.target(sandboxId);
+    const workspace = await this.ctx.sandboxes.workspace(sandboxId);
     const repository = record.selectedRepository;
     return {
-      workingDir: target.workingDir,
+      workingDir: workspace.workingDir,
       repositoryDir: repository
-        ? posix.join(target.workingDir, repositoryFolder(repository))
-        : target.workingDir,
+        ? posix.join(workspace.workingDir, repositoryFolder(repository))
+        : workspace.workingDir,
       reviewBase: (await new LocalRepositoryStore(this.ctx.dataDir).load(record.id))?.baseline_commit ?? null,
-      ...reachInto(target),
+      files: workspace.files,
+      exec: (argv, options) => workspace.exec(argv, options),
+      realpath: (path) => workspace.realpath(path),
     };
   }
 
@@ -104,44 +102,4 @@ export async function resolveInWorkspace(
 /** The folder a repository is cloned into: its last path segment (`owner/repo` → `repo`). */
 function repositoryFolder(repository: string): string {
   return repository.split('/').at(-1) ?? repository;
-}
-
-function reachInto(target: SandboxTarget): Pick<ConversationWorkspace, 'files' | 'exec' | 'realpath'> {
-  if (target.kind === 'docker') {
-    const container = target.docker.getContainer(target.container);
-    const user = target.user ?? 'root';
-    const exec = dockerExec(container, user);
-    return {
-      files: new DockerSandboxFiles(container, { user }),
-      exec,
-      realpath: async (path) => {
-        const result = await exec(['realpath', '-m', '-z', '--', path]);
-        return result.exitCode === 0 ? result.stdout.replace(/\0$/, '') : null;
-      },
-    };
-  }
-  return {
-    files: new LocalSandboxFiles(),
-    exec: processExec(target.env),
-    realpath: localRealpath,
-  };
-}
-
-const MAX_LINK_HOPS = 40;
-
-/** `realpath -m` on this machine: links resolved, missing parts kept as named; null for a link loop. */
-export async function localRealpath(path: string, hops = 0): Promise<string | null> {
-  try {
-    return await realpath(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return null;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-  }
-  const parent = await localRealpath(posix.dirname(path), hops);
-  if (parent === null) return null;
-  const candidate = posix.join(parent, posix.basename(path));
-  const link = await readlink(candidate).catch(() => null);
-  if (link === null) return candidate;
-  return hops < MAX_LINK_HOPS ? localRealpath(posix.resolve(parent, link), hops + 1) : null;
 }

@@ -20,7 +20,10 @@ export function gitEnvironment(workspace: ConversationWorkspace): Record<string,
 }
 
 function git(workspace: ConversationWorkspace, directory: string, args: string[]) {
-  return workspace.exec(['git', '-C', directory, ...args], gitEnvironment(workspace), GIT_TIMEOUT_SECONDS);
+  return workspace.exec(['git', '-C', directory, ...args], {
+    env: gitEnvironment(workspace),
+    timeout: GIT_TIMEOUT_SECONDS,
+  });
 }
 
 interface RepositoryRoot {
@@ -80,11 +83,10 @@ function completeEntries(result: { stdout: string; truncated: boolean }): string
 
 /** What changed since the baseline commit: the agent's commits and its work in the working tree. */
 async function changesSinceBaseline(workspace: ConversationWorkspace, root: string, baseline: string) {
-  const result = await workspace.exec(
-    ['sh', '-c', CHANGES_SINCE_SCRIPT, 'sh', root, baseline],
-    gitEnvironment(workspace),
-    GIT_TIMEOUT_SECONDS,
-  );
+  const result = await workspace.exec(['sh', '-c', CHANGES_SINCE_SCRIPT, 'sh', root, baseline], {
+    env: gitEnvironment(workspace),
+    timeout: GIT_TIMEOUT_SECONDS,
+  });
   if (result.exitCode !== 0) throw new Error(`git diff failed: ${result.stderr.trim()}`);
   return parseNameStatus(completeEntries(result)).map((entry) => ({
     status: changeStatus(entry.status === 'A' ? '??' : entry.status),

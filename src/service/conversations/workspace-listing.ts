@@ -75,10 +75,9 @@ async function ignoredNames(
 ): Promise<Set<string>> {
   const ignored = new Set<string>();
   for (const batch of batches(infos.map((i) => (i.type === 'directory' ? `${i.name}/` : i.name)))) {
-    const result = await workspace.exec(
-      ['sh', '-c', CHECK_IGNORE_SCRIPT, 'sh', directory, ...batch],
-      gitEnvironment(workspace),
-    );
+    const result = await workspace.exec(['sh', '-c', CHECK_IGNORE_SCRIPT, 'sh', directory, ...batch], {
+      env: gitEnvironment(workspace),
+    });
     if (NOTHING_IGNORED_EXIT_CODES.has(result.exitCode)) continue;
     if (result.exitCode !== 0) throw new Error(`git check-ignore failed: ${result.stderr.trim()}`);
     for (const name of result.stdout.split('\0')) if (name) ignored.add(name.replace(/\/$/, ''));

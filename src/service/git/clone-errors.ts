@@ -1,7 +1,6 @@
 import type { GitProvider } from '../../shared/api/settings';
-import type { ContainerCommandResult } from '../sandbox/files/container-command';
+import { type ExecResult, TIMED_OUT_EXIT_CODE } from '../sandbox/sandbox-workspace';
 import { PROVIDER_NAMES } from './provider-api';
-import { TIMED_OUT_EXIT_CODE } from './sandbox-exec';
 
 /** The runtime status ids a failed clone reports (api-contract §14). */
 export const CLONE_STATUS = {
@@ -42,7 +41,7 @@ function httpStatus(stderr: string): number | null {
 }
 
 /** What the user is told about a failed `git clone`, from git's own (C locale) error output. */
-export function cloneFailure(result: ContainerCommandResult, attempt: CloneAttempt): CloneError {
+export function cloneFailure(result: ExecResult, attempt: CloneAttempt): CloneError {
   const { stderr } = result;
   const { repository, host, branch, token } = attempt;
   if (result.exitCode === TIMED_OUT_EXIT_CODE) {
@@ -71,7 +70,7 @@ export function cloneFailure(result: ContainerCommandResult, attempt: CloneAttem
 }
 
 /** git's last fatal line (else its last line of output), with the token masked just in case. */
-export function gitReason(result: ContainerCommandResult, token: string | null): string {
+export function gitReason(result: ExecResult, token: string | null): string {
   const lines = `${result.stderr}\n${result.stdout}`.split('\n').map((line) => line.trim());
   const reason =
     lines

@@ -3,7 +3,7 @@ import type { GitProvider } from '../../shared/api/settings';
 import { CLONE_STATUS, CloneError, cloneFailure, gitReason } from './clone-errors';
 import { type CredentialTarget, helperCommand, helperConfigKey, tokenEnvName } from './credential-helper';
 import type { GitSandbox } from './git-sandbox';
-import type { SandboxExec } from './sandbox-exec';
+import type { SandboxExec } from '../sandbox/sandbox-workspace';
 
 export interface CloneOptions {
   sandbox: GitSandbox;
@@ -63,10 +63,9 @@ export async function configureCredentialHelpers(
   for (const target of targets) {
     const key = helperConfigKey(target);
     const command = helperCommand(helperPath, target);
-    const result = await sandbox.exec(
-      ['sh', '-c', GLOBAL_HELPER_SCRIPT, 'sh', key, command],
-      NON_INTERACTIVE_ENV,
-    );
+    const result = await sandbox.exec(['sh', '-c', GLOBAL_HELPER_SCRIPT, 'sh', key, command], {
+      env: NON_INTERACTIVE_ENV,
+    });
     if (result.exitCode !== 0) {
       throw new CloneError(
         CLONE_STATUS.error,
@@ -86,7 +85,9 @@ async function repositoryHelperConfig(sandbox: GitSandbox, target: CredentialTar
 /** The checked-out branch of an existing clone in `directory`, or null when there is none. */
 async function existingCloneBranch(exec: SandboxExec, directory: string): Promise<string | null> {
   if ((await exec(['test', '-e', `${directory}/.git`])).exitCode !== 0) return null;
-  const head = await exec(['git', '-C', directory, 'rev-parse', '--abbrev-ref', 'HEAD'], NON_INTERACTIVE_ENV);
+  const head = await exec(['git', '-C', directory, 'rev-parse', '--abbrev-ref', 'HEAD'], {
+    env: NON_INTERACTIVE_ENV,
+  });
   return head.exitCode === 0 ? head.stdout.trim() : null;
 }
 
@@ -124,8 +125,7 @@ export async function cloneRepository(options: CloneOptions): Promise<ClonedRepo
   const env = { ...NON_INTERACTIVE_ENV, ...(token ? { [tokenEnvName(provider)]: token } : {}) };
   const clone = await sandbox.exec(
     ['git', 'clone', '-q', ...cloneConfig, ...(branch ? [`--branch=${branch}`] : []), '--', url, directory],
-    env,
-    timeoutSeconds,
+    { env, timeout: timeoutSeconds },
   );
   if (clone.exitCode !== 0) {
     throw cloneFailure(clone, { repository, provider, host, branch, token, timeoutSeconds });
@@ -133,10 +133,9 @@ export async function cloneRepository(options: CloneOptions): Promise<ClonedRepo
   if (branch) return { directory, branch };
 
   const workBranch = workBranchName();
-  const checkout = await sandbox.exec(
-    ['git', '-C', directory, 'checkout', '-q', '-b', workBranch],
-    NON_INTERACTIVE_ENV,
-  );
+  const checkout = await sandbox.exec(['git', '-C', directory, 'checkout', '-q', '-b', workBranch], {
+    env: NON_INTERACTIVE_ENV,
+  });
   if (checkout.exitCode !== 0) {
     throw new CloneError(
       CLONE_STATUS.error,
@@ -149,7 +148,7 @@ export async function cloneRepository(options: CloneOptions): Promise<ClonedRepo
 /** Makes `directory` a new git repository unless it already is one (a workspace without a repository). */
 export async function initEmptyWorkspace(exec: SandboxExec, directory: string): Promise<void> {
   if ((await exec(['test', '-e', `${directory}/.git`])).exitCode === 0) return;
-  const result = await exec(['git', 'init', '-q', '--', directory], NON_INTERACTIVE_ENV);
+  const result = await exec(['git', 'init', '-q', '--', directory], { env: NON_INTERACTIVE_ENV });
   if (result.exitCode !== 0) {
     throw new CloneError(
       CLONE_STATUS.error,

@@ -1,7 +1,7 @@
 import type { GitProvider } from '../../shared/api/settings';
 
-/** Where the credential helper lives in a container (root-owned, run by the sandbox user). */
-export const CONTAINER_HELPER_PATH = '/opt/dockhand/bin/git-credential-dockhand';
+/** The credential helper's file name, installed where the sandbox user can run but not change it. */
+export const CREDENTIAL_HELPER_NAME = 'git-credential-dockhand';
 
 /** The environment variable that carries a provider's token into a sandbox command: `GITHUB_TOKEN` etc. */
 export function tokenEnvName(provider: GitProvider): string {

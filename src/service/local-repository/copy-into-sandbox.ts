@@ -66,7 +66,7 @@ async function sandboxUser(sandbox: GitSandbox): Promise<{ uid: number; gid: num
 }
 
 async function run(sandbox: GitSandbox, argv: string[], env: Record<string, string> = {}): Promise<string> {
-  const result = await sandbox.exec(argv, { ...GIT_ENV, ...env }, COPY_TIMEOUT_SECONDS);
+  const result = await sandbox.exec(argv, { env: { ...GIT_ENV, ...env }, timeout: COPY_TIMEOUT_SECONDS });
   if (result.exitCode !== 0) throw new Error(`${argv.slice(0, 2).join(' ')} failed: ${result.stderr.trim()}`);
   return result.stdout.trim();
 }
@@ -78,7 +78,9 @@ export function copyDirectory(workingDir: string, root: string): string {
 
 /** Whether the sandbox already has the copy (a conversation that starts again). */
 export async function hasCopy(sandbox: GitSandbox, directory: string): Promise<boolean> {
-  const ref = await sandbox.exec(['git', '-C', directory, 'rev-parse', '-q', '--verify', START_REF], GIT_ENV);
+  const ref = await sandbox.exec(['git', '-C', directory, 'rev-parse', '-q', '--verify', START_REF], {
+    env: GIT_ENV,
+  });
   return ref.exitCode === 0;
 }
 

@@ -86,8 +86,7 @@ export async function exportWork(
       info.baseline_commit,
       info.start_commit ?? '',
     ],
-    { ...options.identity, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' },
-    EXPORT_TIMEOUT_SECONDS,
+    { env: { ...options.identity, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' }, timeout: EXPORT_TIMEOUT_SECONDS },
   );
   if (made.exitCode !== 0) throw new Error(`Collecting the agent's work failed: ${made.stderr.trim()}`);
   const answer = made.stdout.trim();

@@ -1,6 +1,6 @@
 import type { MCPConfig } from '../../shared/api/mcp';
 import type { McpStdioServer } from '../microagents/microagent';
-import type { SandboxTarget } from '../sandbox/sandbox-provider';
+import type { SandboxWorkspace } from '../sandbox/sandbox-workspace';
 import { McpToolset } from './mcp-toolset';
 import { mergeServers } from './server-config';
 import { openTransport } from './server-transports';
@@ -12,7 +12,8 @@ export interface ConversationMcpOptions {
   request: MCPConfig | null;
   /** The stdio servers of the conversation's microagents. */
   microagents: McpStdioServer[];
-  target: SandboxTarget;
+  /** Where stdio servers run. */
+  workspace: SandboxWorkspace;
   builtinNames: Iterable<string>;
   vision: boolean;
   /** Timeout of every call (DOCKHAND_MCP_CALL_TIMEOUT_S), else null for each server's own. */
@@ -29,7 +30,7 @@ export function connectConversationMcp(options: ConversationMcpOptions): Promise
   });
   return McpToolset.connect({
     servers,
-    open: (server) => openTransport(server, options.target),
+    open: (server) => openTransport(server, options.workspace),
     builtinNames: options.builtinNames,
     vision: options.vision,
   });

@@ -1,9 +1,9 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AgentTool } from '../agent/tools/tool';
+import { CommandNotFound } from '../sandbox/sandbox-models';
 import { DISCOVERY_TIMEOUT_MS, McpConnection } from './mcp-connection';
 import { mcpAgentTool } from './mcp-tool';
 import type { McpServer } from './server-config';
-import { ServerStartError } from './server-transports';
 import { assignToolNames, nameMap, type NamedTool } from './tool-names';
 
 export interface ToolsetOptions {
@@ -19,7 +19,7 @@ export interface ToolsetOptions {
 
 /** The warning for a server that could not be used; the conversation goes on without it. */
 function warningFor(server: McpServer, error: unknown): string {
-  if (error instanceof ServerStartError) return error.message;
+  if (error instanceof CommandNotFound) return error.message;
   const reason = error instanceof Error ? error.message : String(error);
   return `MCP server "${server.name}" could not be reached: ${reason}`;
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_LIMITS, type NetworkMode, type SandboxLimits } from './docker/container-options';
-import type { SandboxProviderKind } from './sandbox-provider';
+import type { SandboxProviderKind } from './sandbox-models';
 
 export interface SandboxConfig {
   /** Forces the provider of new sandboxes (DOCKHAND_SANDBOX_PROVIDER); null = the `sandbox_provider` setting. */

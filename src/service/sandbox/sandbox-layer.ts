@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { SessionKey } from '../secrets/session-key';
-import type { SettingsService } from '../settings/settings-service';
 import type { Db } from '../storage/database';
 import { DockerImages } from './docker/docker-images';
 import { DockerSandboxProvider, type ReadAheadRoots } from './docker/docker-provider';
@@ -8,6 +7,7 @@ import { DockerConnection } from './docker/docker-status';
 import { SandboxProcesses } from './process/sandbox-processes';
 import { ProcessSandboxProvider } from './process/process-provider';
 import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
+import type { SandboxSettings } from './sandbox-models';
 import { SandboxService } from './sandbox-service';
 import { SandboxSpecs } from './sandbox-specs';
 import { SandboxStore } from './sandbox-store';
@@ -16,7 +16,8 @@ import { WarmPool } from './warm-pool';
 export interface SandboxLayerOptions {
   dataDir: string;
   db: Db;
-  settings: SettingsService;
+  /** The user's settings as the sandboxes read them, at each use. */
+  settings: () => SandboxSettings;
   sessionKey: SessionKey;
   logger: Logger;
   version: string;

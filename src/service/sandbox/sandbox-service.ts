@@ -1,25 +1,31 @@
 import type { Logger } from 'pino';
-import type { ExposedUrl, SandboxInfo, SandboxStatus } from '../../shared/api/sandboxes';
+import type { SandboxInfo } from '../../shared/api/sandboxes';
 import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
-import { DEFAULTS, type SettingsService } from '../settings/settings-service';
 import { dockerErrorText } from './docker/docker-errors';
 import type { FileSurvey } from './files/file-survey';
 import { KeyedQueue } from './keyed-queue';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { SandboxConfig } from './sandbox-config';
-import { sandboxBroken, sandboxNotFound, sandboxNotRunning, tooManyLiveSandboxes } from './sandbox-errors';
 import { isSandboxId, newSandboxId } from './sandbox-id';
 import { sandboxKey } from '../secrets/sandbox-key';
 import {
+  type ExposedUrl,
   type ObservedState,
+  sandboxBroken,
   SandboxFailure,
-  type SandboxProvider,
+  sandboxNotFound,
+  sandboxNotRunning,
   type SandboxProviderKind,
-  type SandboxTarget,
-} from './sandbox-provider';
-import type { SandboxSpec } from './sandbox-specs';
-import type { SandboxRecord, SandboxStore } from './sandbox-store';
+  type SandboxRecord,
+  type SandboxSettings,
+  type SandboxSpec,
+  type SandboxStatus,
+  tooManyLiveSandboxes,
+} from './sandbox-models';
+import type { SandboxProvider } from './sandbox-provider';
+import type { SandboxStore } from './sandbox-store';
+import type { SandboxWorkspace } from './sandbox-workspace';
 import type { WarmPool } from './warm-pool';
 
 /** The conversations' side of a sandbox, registered by whoever runs conversations. */
@@ -43,7 +49,8 @@ export interface SandboxChangeEvent {
 export interface SandboxServiceDeps {
   store: SandboxStore;
   providers: Record<SandboxProviderKind, SandboxProvider>;
-  settings: SettingsService;
+  /** The settings as they are now. */
+  settings: () => SandboxSettings;
   sessionKey: SessionKey;
   config: SandboxConfig;
   /** Paused containers of the default spec, claimed by `create` (Docker only). */
@@ -64,7 +71,7 @@ function failureText(error: unknown): string {
 
 /**
  * The sandboxes: their records, the state machine of §14, the live-sandbox cap, idle pausing,
- * reconciliation with what the providers see, and the targets commands run in.
+ * reconciliation with what the providers see, and the workspaces commands run in.
  * Operations on one sandbox run one at a time, in order.
  */
 export class SandboxService {
@@ -112,7 +119,7 @@ export class SandboxService {
 
   /** The provider new sandboxes get: DOCKHAND_SANDBOX_PROVIDER, else the `sandbox_provider` setting. */
   providerKind(): SandboxProviderKind {
-    return this.deps.config.provider ?? this.deps.settings.stored()?.sandbox_provider ?? 'docker';
+    return this.deps.config.provider ?? this.deps.settings().provider ?? 'docker';
   }
 
   /** For /server_info: the provider of new sandboxes, and plainly whether commands are isolated. */
@@ -144,11 +151,7 @@ export class SandboxService {
   /** How many warm containers to keep ready: the config's override, else the setting; only for Docker. */
   warmPoolSize(): number {
     if (this.providerKind() !== 'docker') return 0;
-    return (
-      this.deps.config.warmPool ??
-      this.deps.settings.stored()?.sandbox_warm_pool ??
-      DEFAULTS.sandbox_warm_pool
-    );
+    return this.deps.config.warmPool ?? this.deps.settings().warmPool;
   }
 
   /** The settings changed (pool size, images or provider): the warm pool follows. */
@@ -157,7 +160,7 @@ export class SandboxService {
   }
 
   maxLive(): number {
-    return this.deps.settings.stored()?.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes;
+    return this.deps.settings().maxLive;
   }
 
   /** STARTING and RUNNING sandboxes. */
@@ -275,21 +278,24 @@ export class SandboxService {
 
   /**
    * What a new sandbox's first probe surveyed of its workspace, for the start that created it: handed out
-   * once, and only while nobody else has asked for the sandbox's target (and so could have changed a file).
+   * once, and only while nobody else has asked for the sandbox's workspace (and so could have changed a file).
    */
   takeReadAhead(id: string): FileSurvey | null {
     const record = this.deps.store.get(id);
     return record ? this.deps.providers[record.provider].takeReadAhead(id) : null;
   }
 
-  /** Where commands of a RUNNING sandbox run (for the shell and file operations). */
-  async target(id: string): Promise<SandboxTarget> {
+  /**
+   * The workspace of a RUNNING sandbox, where its commands, shell, files and MCP servers run; marks the
+   * sandbox used. 409 unless it is RUNNING.
+   */
+  async workspace(id: string): Promise<SandboxWorkspace> {
     const record = this.record(id);
     if (record.status !== 'RUNNING') throw sandboxNotRunning(id, record.status);
     this.touch(id);
-    // Whoever has the target may change files: what was read ahead no longer stands.
+    // Whoever has the workspace may change files: what was read ahead no longer stands.
     this.deps.providers[record.provider].takeReadAhead(id);
-    return this.deps.providers[record.provider].target(record);
+    return this.deps.providers[record.provider].workspace(record);
   }
 
   /** Stops watching; pauses live sandboxes unless configured to leave them running. */

@@ -1,21 +1,10 @@
 import type { SandboxSpecInfo } from '../../shared/api/sandbox-specs';
-import type { SettingsService } from '../settings/settings-service';
-import type { DockerImages } from './docker/docker-images';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import type { DockerImages } from './docker/docker-images';
+import type { SandboxSettings, SandboxSpec } from './sandbox-models';
 
 /** The public default image (OpenHands' default runtime base). */
 export const BUILT_IN_IMAGE = 'nikolaik/python-nodejs:python3.12-nodejs22';
-
-/** What a sandbox is made from: an image and how to run it. */
-export interface SandboxSpec {
-  /** The image reference. */
-  id: string;
-  command: string[];
-  initialEnv: Record<string, string>;
-  workingDir: string;
-  title: string;
-  description: string;
-}
 
 const COMMAND = ['sleep', 'infinity'];
 export const INITIAL_ENV: Record<string, string> = { LANG: 'C.UTF-8' };
@@ -31,7 +20,7 @@ function spec(id: string, title: string, description: string): SandboxSpec {
  */
 export class SandboxSpecs {
   constructor(
-    private readonly settings: SettingsService,
+    private readonly settings: () => Pick<SandboxSettings, 'runtimeImage' | 'baseImage'>,
     private readonly images: DockerImages,
     /** DOCKHAND_SANDBOX_IMAGE or config; null = the public built-in image. */
     private readonly imageOverride: string | null,
@@ -39,7 +28,7 @@ export class SandboxSpecs {
   ) {}
 
   list(): SandboxSpec[] {
-    const stored = this.settings.stored();
+    const { runtimeImage, baseImage } = this.settings();
     const builtIn = this.imageOverride
       ? spec(
           this.imageOverride,
@@ -52,19 +41,11 @@ export class SandboxSpecs {
           'The public default image, pulled from Docker Hub on first use.',
         );
     const candidates = [
-      stored?.sandbox_runtime_container_image
-        ? spec(
-            stored.sandbox_runtime_container_image,
-            'Runtime image (settings)',
-            'sandbox_runtime_container_image in the settings.',
-          )
+      runtimeImage
+        ? spec(runtimeImage, 'Runtime image (settings)', 'sandbox_runtime_container_image in the settings.')
         : null,
-      stored?.sandbox_base_container_image
-        ? spec(
-            stored.sandbox_base_container_image,
-            'Base image (settings)',
-            'sandbox_base_container_image in the settings.',
-          )
+      baseImage
+        ? spec(baseImage, 'Base image (settings)', 'sandbox_base_container_image in the settings.')
         : null,
       builtIn,
     ];

@@ -1,22 +1,11 @@
-import type { ExposedUrl, SandboxStatus } from '../../shared/api/sandboxes';
 import type { Db } from '../storage/database';
-import type { SandboxProviderKind } from './sandbox-provider';
-
-/** A sandbox as the `sandboxes` table holds it. */
-export interface SandboxRecord {
-  id: string;
-  provider: SandboxProviderKind;
-  specId: string;
-  status: SandboxStatus;
-  error: string | null;
-  /** Set once the provider created the container (Docker) or folder (process). */
-  containerId: string | null;
-  exposedUrls: ExposedUrl[];
-  createdAt: string;
-  lastUsedAt: string;
-}
-
-export type SandboxChange = Partial<Pick<SandboxRecord, 'status' | 'error' | 'containerId' | 'exposedUrls'>>;
+import type {
+  ExposedUrl,
+  SandboxChange,
+  SandboxProviderKind,
+  SandboxRecord,
+  SandboxStatus,
+} from './sandbox-models';
 
 interface Row {
   id: string;

@@ -3,7 +3,7 @@ import type { WarmPoolState } from '../../shared/api/server';
 import { dockerErrorText } from './docker/docker-errors';
 import type { DockerSandboxProvider } from './docker/docker-provider';
 import { newSandboxId } from './sandbox-id';
-import type { SandboxSpec } from './sandbox-specs';
+import type { SandboxSpec } from './sandbox-models';
 import { matches, planPool, type PooledContainer, type PoolTarget, specKey } from './warm-pool-plan';
 
 /** A claim starts its conversation first; the refill waits this long so it does not compete with it. */

@@ -10,6 +10,7 @@ import { BranchPage, Branch, Repository, SuggestedTaskItem } from '../../../shar
 import { MessageBody } from '../../../shared/api/errors';
 import type { GitProvider } from '../../../shared/api/settings';
 import { useApi } from './ApiProvider';
+import { settingsKeys } from './settings-queries';
 
 const REPOSITORY_PAGE = 30;
 const SEARCH_RESULTS = 20;
@@ -154,7 +155,7 @@ export function useSaveProviderToken() {
     },
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['settings'] }),
+        queryClient.invalidateQueries({ queryKey: settingsKeys.settings }),
         queryClient.invalidateQueries({ queryKey: gitKeys.all }),
       ]),
   });

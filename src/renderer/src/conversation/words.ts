@@ -1,5 +1,5 @@
 import type { ConversationStatus } from '../../../shared/api/conversations';
-import type { Tone } from '../diagnostics';
+import type { Tone } from '../ui/tone';
 
 /** The service's runtime status ids (`STATUS$…`) in plain words. */
 const RUNTIME_STATUS: Record<string, string> = {

@@ -12,7 +12,7 @@ import {
 import type { ServiceContext } from '../../context';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 import { ValidationFailed } from '../../http/validation';
-import { unknownSpec } from '../../sandbox/sandbox-errors';
+import { unknownSpec } from '../../sandbox/sandbox-models';
 
 const NOT_FOUND = { description: 'Unknown sandbox', schema: DetailBody };
 const INVALID = { description: 'Invalid request', schema: ValidationErrorBody };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_IMAGE, INITIAL_ENV, type SandboxSpec, WORKING_DIR } from '../sandbox-specs';
+import type { SandboxSpec } from '../sandbox-models';
+import { BUILT_IN_IMAGE, INITIAL_ENV, WORKING_DIR } from '../sandbox-specs';
 import { type ContainerPlan, containerOptions, DEFAULT_LIMITS, exposedUrls } from './container-options';
 import { SANDBOX_NETWORK, sandboxNetworkOptions } from './sandbox-network';
 

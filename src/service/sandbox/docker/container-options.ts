@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import type { SandboxSpec } from '../sandbox-specs';
+import type { SandboxSpec } from '../sandbox-models';
 import { containerName, volumeName } from '../sandbox-id';
 import { installLabels, LABEL } from './labels';
 import { SANDBOX_NETWORK } from './sandbox-network';

@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { extract } from 'tar-stream';
 import type { ImageProgress } from '../../../shared/api/sandbox-specs';
-import { SandboxFailure } from '../sandbox-provider';
+import { SandboxFailure } from '../sandbox-models';
 import { dockerErrorText } from './docker-errors';
 import type { DockerConnection } from './docker-status';
 import { installLabels, LABEL } from './labels';

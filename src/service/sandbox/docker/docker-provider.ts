@@ -2,18 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { HttpError, httpError } from '../../http/errors';
-import { type ContainerCommandResult, runInContainer } from '../files/container-command';
 import type { FileSurvey, SurveyRoot } from '../files/file-survey';
 import { containerName, volumeName } from '../sandbox-id';
-import {
-  type CreateRequest,
-  type DockerTarget,
-  type ObservedState,
-  SandboxFailure,
-  type SandboxProvider,
-} from '../sandbox-provider';
-import type { SandboxRecord } from '../sandbox-store';
-import type { SandboxSpec } from '../sandbox-specs';
+import { type ObservedState, SandboxFailure, type SandboxRecord, type SandboxSpec } from '../sandbox-models';
+import type { CreateRequest, SandboxProvider } from '../sandbox-provider';
+import type { ExecResult } from '../sandbox-workspace';
 import {
   APP_PORTS,
   containerOptions,
@@ -24,12 +17,14 @@ import {
 } from './container-options';
 import { REMOVED_OUTSIDE_DOCKHAND, statusOf } from './container-state';
 import { dockerErrorText, dockerStatusCode, ignoringGone } from './docker-errors';
+import { dockerExec } from './docker-exec';
 import { DockerEventWatcher } from './docker-events';
 import { type DockerImages, type ImageContents, isRootUser } from './docker-images';
 import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
 import { firstProbeCommand, readAheadOf } from './first-probe';
 import { installFilter, LABEL } from './labels';
 import { ensureSandboxNetwork } from './sandbox-network';
+import { DockerWorkspace } from './docker-workspace';
 
 /** §14: a sandbox whose probe keeps failing this long goes to ERROR. */
 const PROBE_FAILURE_LIMIT_MS = 30_000;
@@ -212,26 +207,18 @@ export class DockerSandboxProvider implements SandboxProvider {
     return survey;
   }
 
-  async target(record: SandboxRecord): Promise<DockerTarget> {
+  async workspace(record: SandboxRecord): Promise<DockerWorkspace> {
     const found = await this.guard('inspect', () => this.ownContainer(record.id));
     if (!found) throw new SandboxFailure(REMOVED_OUTSIDE.error ?? 'The container is missing');
     const config = found.info.Config;
-    return {
-      kind: 'docker',
+    return new DockerWorkspace({
       sandboxId: record.id,
-      docker: this.connection.client,
-      container: containerName(record.id),
+      container: this.connection.client.getContainer(containerName(record.id)),
       user: config.User && !isRootUser(config.User) ? config.User : null,
       workspaceDir: WORKSPACE_DIR,
       workingDir: config.WorkingDir || WORKSPACE_DIR,
-      env: Object.fromEntries(
-        (config.Env ?? []).map((entry) => {
-          const at = entry.indexOf('=');
-          return [entry.slice(0, at), entry.slice(at + 1)];
-        }),
-      ),
       appPorts: { ...APP_PORTS },
-    };
+    });
   }
 
   async close(): Promise<void> {
@@ -353,13 +340,13 @@ export class DockerSandboxProvider implements SandboxProvider {
   private async waitUntilReady(
     container: Docker.Container,
     probe: string[],
-    passed: (result: ContainerCommandResult) => void = () => undefined,
+    passed: (result: ExecResult) => void = () => undefined,
   ): Promise<ObservedState> {
     const deadline = Date.now() + PROBE_FAILURE_LIMIT_MS;
     for (;;) {
       let lastError: string;
       try {
-        const result = await runInContainer(container, probe);
+        const result = await dockerExec(container, probe);
         if (result.exitCode === 0) {
           passed(result);
           break;

@@ -1,6 +1,6 @@
-import type { ContainerCommandResult } from '../files/container-command';
 import type { FileSurvey, SurveyRoot } from '../files/file-survey';
 import { parseSurvey, SURVEY_SCRIPT, surveyArgs, surveyRoots } from '../files/survey-command';
+import type { ExecResult } from '../sandbox-workspace';
 
 export interface FirstProbeOptions {
   /** The volume's mount point, handed to the user. */
@@ -34,7 +34,7 @@ export function firstProbeCommand(options: FirstProbeOptions): string[] {
 }
 
 /** What a passed first probe read ahead, when it stands for what the user sees (see parseSurvey). */
-export function readAheadOf(result: ContainerCommandResult, options: FirstProbeOptions): FileSurvey | null {
+export function readAheadOf(result: ExecResult, options: FirstProbeOptions): FileSurvey | null {
   if (options.roots.length === 0) return null;
   return parseSurvey(result.stdout, surveyRoots(options.roots), result.truncated);
 }

@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import { SandboxFailure } from '../sandbox-provider';
+import { SandboxFailure } from '../sandbox-models';
 import { dockerStatusCode } from './docker-errors';
 import { LABEL } from './labels';
 

@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
-import { runInContainer } from './container-command';
+import { dockerExec } from '../docker/docker-exec';
 import {
   SandboxFileError,
   type FileInfo,
@@ -136,10 +136,10 @@ export class DockerSandboxFiles implements SandboxFiles {
 
   async survey(roots: SurveyRoot[]): Promise<FileSurvey | null> {
     const checked = surveyRoots(roots);
-    const result = await runInContainer(
+    const result = await dockerExec(
       this.container,
       ['sh', '-c', SURVEY_SCRIPT, 'sh', ...surveyArgs(checked, null)],
-      this.user,
+      { user: this.user },
     );
     return result.exitCode === 0 ? parseSurvey(result.stdout, checked, result.truncated) : null;
   }
@@ -178,7 +178,7 @@ export class DockerSandboxFiles implements SandboxFiles {
   }
 
   private script(script: string, path: string) {
-    return runInContainer(this.container, ['sh', '-c', script, 'sh', path], this.user);
+    return dockerExec(this.container, ['sh', '-c', script, 'sh', path], { user: this.user });
   }
 
   private assertSucceeded(result: { exitCode: number; stderr: string }, path: string): void {

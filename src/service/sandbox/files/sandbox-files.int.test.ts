@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as tar from 'tar-stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { dockerUnavailableReason, removeContainer, startTestContainer } from '../shell/test-sandboxes';
-import { runInContainer } from './container-command';
+import { dockerExec } from '../docker/docker-exec';
 import { DockerSandboxFiles } from './docker-files';
 import { LocalSandboxFiles } from './local-files';
 import { SandboxFileError, type SandboxFiles } from './sandbox-files';
@@ -34,7 +34,7 @@ const kinds = [
       const container = await startTestContainer(docker, 'files');
       const root = '/workspace/project/work';
       const sh = async (script: string) => {
-        const result = await runInContainer(container, ['sh', '-c', script]);
+        const result = await dockerExec(container, ['sh', '-c', script]);
         if (result.exitCode !== 0) throw new Error(result.stderr);
       };
       await sh(`mkdir -p ${root} && chown dockhand:dockhand ${root}`);

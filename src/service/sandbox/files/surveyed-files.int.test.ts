@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerUnavailableReason, removeContainer, startTestContainer } from '../shell/test-sandboxes';
-import { runInContainer } from './container-command';
+import { dockerExec } from '../docker/docker-exec';
 import { DockerSandboxFiles } from './docker-files';
 import type { FileSurvey, SurveyRoot } from './file-survey';
 import { parseSurvey, SURVEY_SCRIPT, surveyArgs } from './survey-command';
@@ -99,7 +99,7 @@ describe.skipIf(skipReason !== null)('a survey of a Docker sandbox', () => {
 
   beforeAll(async () => {
     container = await startTestContainer(docker, 'survey');
-    const made = await runInContainer(container, ['sh', '-c', TREE]);
+    const made = await dockerExec(container, ['sh', '-c', TREE]);
     if (made.exitCode !== 0) throw new Error(made.stderr);
     files = new DockerSandboxFiles(container, { user: 'dockhand' });
     survey = await files.survey(ROOTS);
@@ -146,7 +146,7 @@ describe.skipIf(skipReason !== null)('a survey of a Docker sandbox', () => {
 
   it('taken as root, stands for the sandbox user only where the user could read everything', async () => {
     const asRoot = async () => {
-      const result = await runInContainer(container, [
+      const result = await dockerExec(container, [
         'sh',
         '-c',
         SURVEY_SCRIPT,
@@ -158,8 +158,8 @@ describe.skipIf(skipReason !== null)('a survey of a Docker sandbox', () => {
     expect([...((await asRoot())?.entries.keys() ?? [])]).toEqual([
       ...((await files.survey(ROOTS))?.entries.keys() ?? []),
     ]);
-    await runInContainer(container, ['chmod', '700', `${ROOT}/.openhands/microagents/nested`]);
-    await runInContainer(container, ['chown', 'root', `${ROOT}/.openhands/microagents/nested`]);
+    await dockerExec(container, ['chmod', '700', `${ROOT}/.openhands/microagents/nested`]);
+    await dockerExec(container, ['chown', 'root', `${ROOT}/.openhands/microagents/nested`]);
     expect(await asRoot()).toBeNull();
     // The user's own survey cannot enter that folder either: no survey at all.
     expect(await files.survey(ROOTS)).toBeNull();

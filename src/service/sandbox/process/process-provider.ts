@@ -3,12 +3,12 @@ import { mkdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { httpError } from '../../http/errors';
-import type { ExposedUrl } from '../../../shared/api/sandboxes';
 import { WORKSPACE_DIR } from '../docker/container-options';
-import type { CreateRequest, ObservedState, ProcessTarget, SandboxProvider } from '../sandbox-provider';
-import type { SandboxRecord } from '../sandbox-store';
+import type { ExposedUrl, ObservedState, SandboxRecord } from '../sandbox-models';
+import type { CreateRequest, SandboxProvider } from '../sandbox-provider';
 import { INITIAL_ENV, WORKING_DIR } from '../sandbox-specs';
 import { hostBaseEnvironment } from './host-environment';
+import { ProcessWorkspace } from './process-workspace';
 import type { SandboxProcesses } from './sandbox-processes';
 
 const APP_PORT_NAMES = ['WORKER_1', 'WORKER_2'] as const;
@@ -108,18 +108,18 @@ export class ProcessSandboxProvider implements SandboxProvider {
     return null;
   }
 
-  async target(record: SandboxRecord): Promise<ProcessTarget> {
+  async workspace(record: SandboxRecord): Promise<ProcessWorkspace> {
     const workspaceDir = this.workspaceDir(record.id);
     const port = (name: string) => record.exposedUrls.find((url) => url.name === name)?.port ?? 0;
-    return {
-      kind: 'process',
+    return new ProcessWorkspace({
       sandboxId: record.id,
       workspaceDir,
       workingDir: hostPath(workspaceDir, WORKING_DIR),
       env: { ...hostBaseEnvironment(), ...INITIAL_ENV },
       appPorts: { WORKER_1: port('WORKER_1'), WORKER_2: port('WORKER_2') },
+      helperDir: path.join(this.dataDir, 'helpers'),
       adopt: (member) => this.processes.adopt(record.id, member),
-    };
+    });
   }
 
   async close(): Promise<void> {}

@@ -5,26 +5,6 @@ export interface SandboxProcess {
   kill(): Promise<void>;
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // the group has exited
-  }
-}
-
-/** A process group (e.g. a child spawned with `detached: true`): SIGSTOP, SIGCONT and SIGKILL to the group. */
-export function processGroup(pgid: number): SandboxProcess {
-  return {
-    pause: async () => signalGroup(pgid, 'SIGSTOP'),
-    resume: async () => signalGroup(pgid, 'SIGCONT'),
-    kill: async () => {
-      signalGroup(pgid, 'SIGKILL');
-      signalGroup(pgid, 'SIGCONT');
-    },
-  };
-}
-
 /**
  * The processes of each process sandbox. Pause stops them all, resume continues them, delete kills them;
  * one adopted while its sandbox is paused is stopped at once.

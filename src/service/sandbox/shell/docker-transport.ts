@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
-import { execExitCode, runInContainer } from '../files/container-command';
+import { dockerExec, execExitCode } from '../docker/docker-exec';
 import { DockerSandboxFiles } from '../files/docker-files';
 import type { SandboxFiles } from '../files/sandbox-files';
 import { bashrc } from './prompt-marker';
@@ -49,7 +49,7 @@ export class DockerShellTransport implements ShellTransport {
   }
 
   async open({ startDir, onData, onExit }: OpenTerminalOptions): Promise<Terminal> {
-    const prepared = await runInContainer(this.container, ['sh', '-c', PREPARE_SCRIPT, 'sh', bashrc()]);
+    const prepared = await dockerExec(this.container, ['sh', '-c', PREPARE_SCRIPT, 'sh', bashrc()]);
     if (prepared.exitCode !== 0) {
       throw new Error(`Preparing the shell failed (exit ${prepared.exitCode}): ${prepared.stderr.trim()}`);
     }
@@ -87,7 +87,7 @@ export class DockerShellTransport implements ShellTransport {
   }
 
   async run(script: string): Promise<OneOffResult> {
-    const result = await runInContainer(this.container, ['sh', '-c', script]);
+    const result = await dockerExec(this.container, ['sh', '-c', script]);
     return { exitCode: result.exitCode, output: result.stdout + result.stderr };
   }
 

@@ -1,0 +1,72 @@
+import { useMemo } from 'react';
+import { isApiError } from '../api/api-error';
+import { useConversation } from '../api/conversation-queries';
+import { ROUTES } from '../routing';
+import { Notice } from '../ui/Notice';
+import { Composer } from './Composer';
+import { ConfirmationPanel } from './ConfirmationPanel';
+import { ConversationHeader } from './ConversationHeader';
+import { EventTimeline } from './EventTimeline';
+import { lastAgentState, pendingAction } from './timeline';
+import { useConversationEvents } from './useConversationEvents';
+import { workspaceRevision } from './workspace-revision';
+import { WorkspacePanel } from './workspace/WorkspacePanel';
+
+function Gone() {
+  return (
+    <>
+      <h1>Conversation not found</h1>
+      <p>
+        It was deleted, or the address is wrong. <a href={ROUTES.conversations}>See all conversations</a>.
+      </p>
+    </>
+  );
+}
+
+/**
+ * One conversation: its state and controls, everything that happened in it and the composer, and beside
+ * them its workspace (changes, files, web hosts).
+ */
+export function ConversationPage({ conversationId }: { conversationId: string }) {
+  const conversation = useConversation(conversationId);
+  const { events, mode, ended, startingNote } = useConversationEvents(conversationId);
+  const revision = useMemo(() => workspaceRevision(events), [events]);
+
+  if (ended === 'deleted' || isApiError(conversation.error, 404)) return <Gone />;
+  if (conversation.isPending) return <p className="muted">Loading the conversation…</p>;
+  if (conversation.isError) {
+    return (
+      <Notice tone="error" title="The conversation could not be loaded">
+        <p>{conversation.error.message}</p>
+      </Notice>
+    );
+  }
+  const info = conversation.data;
+  // Events arrive live; the conversation record catches up a moment later.
+  const agentState = lastAgentState(events) ?? info.agent_state;
+  const pending =
+    info.status !== 'STOPPED' && agentState === 'awaiting_user_confirmation' ? pendingAction(events) : null;
+
+  return (
+    <div className="conversation">
+      <ConversationHeader
+        conversation={info}
+        agentState={agentState}
+        startingNote={info.status === 'STARTING' ? startingNote : null}
+      />
+      {ended === 'key_rotated' && (
+        <Notice tone="warning" title="The session key changed">
+          <p>Live updates stopped. Reload the page to continue.</p>
+        </Notice>
+      )}
+      <div className="conversation-body">
+        <div className="conversation-main">
+          <EventTimeline events={events} mode={mode} />
+          {pending && <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />}
+          <Composer conversation={info} />
+        </div>
+        <WorkspacePanel conversationId={conversationId} revision={revision} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { useMemo, useState } from 'react';
+import type { V0Event } from '../../../shared/api/events';
+import { VirtualLog } from '../ui/VirtualLog';
+import type { FeedMode } from './event-feed';
+import { EventRow, estimateRowHeight, rowKey } from './EventRow';
+import { TimelineBuilder, type TimelineRow } from './timeline';
+
+function renderRow(row: TimelineRow) {
+  return <EventRow row={row} />;
+}
+
+/** The conversation so far, windowed, following the newest event. */
+export function EventTimeline({ events, mode }: { events: readonly V0Event[]; mode: FeedMode }) {
+  // Only the events after the last update are read again.
+  const [timeline] = useState(() => new TimelineBuilder());
+  const rows = useMemo(() => timeline.update(events), [timeline, events]);
+  return (
+    <VirtualLog
+      items={rows}
+      itemKey={rowKey}
+      estimateHeight={estimateRowHeight}
+      renderItem={renderRow}
+      label="Conversation events"
+      empty={
+        <p className="vlog-empty muted">
+          {mode === 'loading' ? 'Loading the conversation…' : 'Nothing has happened yet.'}
+        </p>
+      }
+    />
+  );
+}
