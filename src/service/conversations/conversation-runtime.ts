@@ -17,7 +17,7 @@ import { ToolRegistry } from '../agent/tools/registry';
 import { TaskList } from '../agent/tools/task-list';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import type { FileSurvey } from '../sandbox/files/file-survey';
+import type { FileSurvey } from '../sandbox/files/sandbox-files';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import { surveyRoots } from '../sandbox/files/survey-command';
 import { SurveyedFiles } from '../sandbox/files/surveyed-files';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ROOT_FILE_NAMES } from '../microagents/load-microagents';
-import type { SurveyRoot } from '../sandbox/files/file-survey';
+import type { SurveyRoot } from '../sandbox/files/sandbox-files';
 import { sandboxStateDir, SETUP_DONE_FILE } from './setup-script';
 
 /** How deep below `.openhands` microagents are read ahead (deeper ones are read from the sandbox). */

@@ -1,6 +1,6 @@
 import type { ObservedState, SandboxProviderKind, SandboxRecord, SandboxSpec } from './sandbox-models';
 import type { SandboxWorkspace } from './sandbox-workspace';
-import type { FileSurvey } from './files/file-survey';
+import type { FileSurvey } from './files/sandbox-files';
 
 export interface CreateRequest {
   id: string;

@@ -3,7 +3,7 @@ import type { SandboxInfo } from '../../shared/api/sandboxes';
 import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
 import { dockerErrorText } from './docker/docker-errors';
-import type { FileSurvey } from './files/file-survey';
+import type { FileSurvey } from './files/sandbox-files';
 import { KeyedQueue } from './keyed-queue';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { SandboxConfig } from './sandbox-config';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
 import { HttpError, httpError } from '../../http/errors';
-import type { FileSurvey, SurveyRoot } from '../files/file-survey';
+import type { FileSurvey, SurveyRoot } from '../files/sandbox-files';
 import { containerName, volumeName } from '../sandbox-id';
 import { type ObservedState, SandboxFailure, type SandboxRecord, type SandboxSpec } from '../sandbox-models';
 import type { CreateRequest, SandboxProvider } from '../sandbox-provider';

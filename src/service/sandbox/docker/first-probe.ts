@@ -1,4 +1,4 @@
-import type { FileSurvey, SurveyRoot } from '../files/file-survey';
+import type { FileSurvey, SurveyRoot } from '../files/sandbox-files';
 import { parseSurvey, SURVEY_SCRIPT, surveyArgs, surveyRoots } from '../files/survey-command';
 import type { ExecResult } from '../sandbox-workspace';
 

@@ -10,7 +10,7 @@ import {
   type SandboxFiles,
   type WriteOptions,
 } from './sandbox-files';
-import type { FileSurvey, SurveyRoot } from './file-survey';
+import type { FileSurvey, SurveyRoot } from './sandbox-files';
 import { FIND_FORMAT, parseFindRecords } from './find-records';
 import { parseSurvey, SURVEY_SCRIPT, surveyArgs, surveyRoots } from './survey-command';
 import { pathName, sandboxPath } from './sandbox-path';

@@ -1,25 +1,7 @@
 import { posix } from 'node:path';
-import type { FileInfo } from './sandbox-files';
+import type { FileSurvey, SurveyRoot } from './sandbox-files';
 
-/** A folder (or file) to survey, `depth` levels down; with `read`, the bytes of its small regular files too. */
-export interface SurveyRoot {
-  path: string;
-  depth: number;
-  read: boolean;
-}
-
-/**
- * What stood in a sandbox's folders at one moment, taken in one round trip: every entry down to each root's
- * depth and the bytes of its small files. It answers the start pipeline's many small questions (is there a
- * setup script, which microagents, is there a hook) without asking the sandbox each time.
- */
-export interface FileSurvey {
-  roots: SurveyRoot[];
-  /** Every entry found, each root's own included, by normalised path; a missing root has none. */
-  entries: Map<string, FileInfo>;
-  /** The bytes of read roots' regular files up to SURVEY_MAX_FILE_BYTES each. */
-  contents: Map<string, Buffer>;
-}
+export type { FileSurvey, SurveyRoot };
 
 /** Larger files are listed but not read ahead (a read of one goes to the sandbox). */
 export const SURVEY_MAX_FILE_BYTES = 1_000_000;

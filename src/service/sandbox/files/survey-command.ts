@@ -1,5 +1,6 @@
 import { FIND_FIELDS, FIND_FORMAT, findRecord } from './find-records';
-import { type FileSurvey, readableBy, SURVEY_MAX_FILE_BYTES, type SurveyRoot } from './file-survey';
+import { readableBy, SURVEY_MAX_FILE_BYTES } from './file-survey';
+import type { FileSurvey, SurveyRoot } from './sandbox-files';
 import { sandboxPath } from './sandbox-path';
 
 /**

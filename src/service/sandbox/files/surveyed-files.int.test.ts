@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerUnavailableReason, removeContainer, startTestContainer } from '../shell/test-sandboxes';
 import { dockerExec } from '../docker/docker-exec';
 import { DockerSandboxFiles } from './docker-files';
-import type { FileSurvey, SurveyRoot } from './file-survey';
+import type { FileSurvey, SurveyRoot } from './sandbox-files';
 import { parseSurvey, SURVEY_SCRIPT, surveyArgs } from './survey-command';
 import type { SandboxFiles } from './sandbox-files';
 import { SurveyedFiles } from './surveyed-files';

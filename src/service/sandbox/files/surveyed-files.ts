@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
-import { type FileSurvey, surveyRootOf, type SurveyRoot } from './file-survey';
+import { surveyRootOf } from './file-survey';
+import type { FileSurvey, SurveyRoot } from './sandbox-files';
 import {
   type FileInfo,
   type ReadOptions,
