@@ -1,9 +1,9 @@
 /**
  * Throughput of the Dockhand service against a bare Express app serving the same JSON.
  *
- * Starts, in this one process, the real service (memory secret store, file logger, settings saved) and a
- * bare Express app with one route returning the body of GET /api/settings, then loads each with
- * autocannon for the same time and connections. Exits non-zero when the service reaches less than
+ * Starts, in this one process, the real service as built (bundled like the app; memory secret store, file
+ * logger, settings saved) and a bare Express app with one route returning the body of GET /api/settings,
+ * then loads each with autocannon for the same time and connections. Exits non-zero when the service reaches less than
  * 0.7 of the bare app's requests per second, or when any request fails.
  *
  *   npx tsx bench/api.ts [--duration 10] [--connections 10]
@@ -15,9 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
-import { createService } from '../src/service/index';
-import { createLogger } from '../src/service/logger';
-import { MemorySecretStore } from '../src/service/secrets/memory-store';
+import { builtService } from './support/built-service';
 
 const MIN_RATIO = 0.7;
 /** The load alternates between the two servers in rounds, so a busy machine slows both alike. */
@@ -102,6 +100,7 @@ async function main(): Promise<number> {
   });
   const load = { duration: Number(values.duration), connections: Number(values.connections) };
 
+  const { createService, createLogger, MemorySecretStore } = await builtService();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dockhand-bench-'));
   const service = await createService({
     dataDir,

@@ -26,12 +26,16 @@ function newKey(): string {
  */
 export class SessionKey implements KeyChecker {
   private readonly rotationListeners = new Set<() => void>();
+  /** The key's digest, made once per key rather than once per request. */
+  private valueDigest: Buffer;
 
   private constructor(
     private value: string,
     readonly storage: SessionKeyStorage,
     private readonly persist: (key: string) => Promise<void>,
-  ) {}
+  ) {
+    this.valueDigest = digest(value);
+  }
 
   static async load(options: {
     store: SecretStore;
@@ -77,7 +81,7 @@ export class SessionKey implements KeyChecker {
   }
 
   accepts(candidate: string): boolean {
-    return timingSafeEqual(digest(candidate), digest(this.value));
+    return timingSafeEqual(digest(candidate), this.valueDigest);
   }
 
   /** Replaces the key: persisted first, so a crash never leaves a key that was not saved. */
@@ -85,6 +89,7 @@ export class SessionKey implements KeyChecker {
     const next = newKey();
     await this.persist(next);
     this.value = next;
+    this.valueDigest = digest(next);
     for (const listener of this.rotationListeners) listener();
     return next;
   }
