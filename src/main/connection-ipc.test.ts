@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET_CONNECTION_CHANNEL } from '../preload/bridge';
 import { type InvokeEvent, isTrustedSender, serveConnection, UntrustedSender } from './connection-ipc';
-import { FakeIpcMain, recordingLog } from './test-fakes';
+import { FakeIpcMain, recordingLog } from '../../test/support/main-fakes';
 
 const MAIN_WINDOW = 7;
 const PAGE = { webContentsId: MAIN_WINDOW, origin: 'app://dockhand' };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHOOSE_FOLDER_CHANNEL } from '../preload/bridge';
 import { type InvokeEvent, UntrustedSender } from './connection-ipc';
 import { serveFolderDialog } from './folder-dialog-ipc';
-import { FakeIpcMain, recordingLog } from './test-fakes';
+import { FakeIpcMain, recordingLog } from '../../test/support/main-fakes';
 
 const MAIN_WINDOW = 3;
 const PAGE = { webContentsId: MAIN_WINDOW, origin: 'app://dockhand' };

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET_CONNECTION_CHANNEL } from '../preload/bridge';
 import type { InvokeEvent } from './connection-ipc';
-import * as fake from './fake-electron';
-import { preventable } from './test-fakes';
+import * as fake from '../../test/support/fake-electron';
+import { preventable } from '../../test/support/main-fakes';
 
 // The real main process wired to a fake `electron` module: the Electron binary cannot run here, so
 // this checks the composition (service start, protocol, IPC, window, quit) against the real service.
-vi.mock('electron', async () => (await import('./fake-electron')).electronModule);
+vi.mock('electron', async () => (await import('../../test/support/fake-electron')).electronModule);
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SESSION_KEY = 'main-process-wiring-test-key';

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
 import { createService, type DockhandService } from '../service/index';
+import { logLevelFromEnvironment } from '../service/config';
 import { createLogger } from '../service/logger';
 import { logUnhandledRejections } from '../service/unhandled-rejections';
 import { dataDirOverride, resolveAppPaths, resolveRendererEntry } from './app-paths';
@@ -59,7 +60,7 @@ async function start(): Promise<void> {
   await app.whenReady();
   const dataDir = app.getPath('userData');
   const logsDir = path.join(dataDir, 'logs');
-  const logger = createLogger(dataDir);
+  const logger = createLogger(dataDir, logLevelFromEnvironment());
   logUnhandledRejections(logger);
   const paths = resolveAppPaths({
     isPackaged: app.isPackaged,

@@ -1,7 +1,7 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { describe, expect, it } from 'vitest';
 import { mainWindowOptions, openMainWindow, type ShellWindow } from './main-window';
-import { recordingLog } from './test-fakes';
+import { recordingLog } from '../../test/support/main-fakes';
 
 describe('mainWindowOptions', () => {
   it('follows the security checklist and loads the given preload', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type GuardedContents, guardNavigation } from './navigation';
-import { preventable, recordingLog } from './test-fakes';
+import { preventable, recordingLog } from '../../test/support/main-fakes';
 
 type Listener = (...args: never[]) => void;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type PermissionSession, permissionGranted, restrictPermissions } from './permissions';
-import { recordingLog } from './test-fakes';
+import { recordingLog } from '../../test/support/main-fakes';
 
 const PAGE = 'app://dockhand';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GracefulQuit, type QuitSteps } from './quit';
-import { preventable, recordingLog } from './test-fakes';
+import { preventable, recordingLog } from '../../test/support/main-fakes';
 
 function deferred() {
   let resolve!: () => void;

@@ -3,12 +3,11 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { defaultDataDir } from './data-dir';
+import { cliEnvironment, type CliEnvironment } from './config';
 import { createService, VERSION } from './index';
 import { DEFAULT_PORT, PortInUse } from './listen';
 import { DockerConnection } from './sandbox/docker/docker-status';
-import { FileSecretStore } from './secrets/file-store';
-import { KeychainSecretStore } from './secrets/keychain-store';
+import { openSecretStore } from './secrets/open-secret-store';
 import { SessionKey } from './secrets/session-key';
 import { logUnhandledRejections } from './unhandled-rejections';
 
@@ -35,17 +34,14 @@ function quietLogger() {
   return pino({ level: 'warn' }, process.stderr);
 }
 
-async function openStore(dataDir: string) {
-  const logger = quietLogger();
-  return process.env.DOCKHAND_SECRETS === 'file'
-    ? new FileSecretStore(dataDir, logger)
-    : KeychainSecretStore.open(logger);
+function dataDirOf(values: { 'data-dir'?: string }, env: CliEnvironment): string {
+  return values['data-dir'] ? path.resolve(values['data-dir']) : env.dataDir;
 }
 
-async function serve(values: { port?: string; 'data-dir'?: string }): Promise<void> {
-  const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
+async function serve(values: { port?: string; 'data-dir'?: string }, env: CliEnvironment): Promise<void> {
+  const dataDir = dataDirOf(values, env);
   const strict = values.port !== undefined;
-  const requested = values.port ?? process.env.DOCKHAND_PORT;
+  const requested = values.port ?? env.port;
   const port = Number(requested ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${requested}`);
   const service = await createService({
@@ -73,21 +69,21 @@ async function serve(values: { port?: string; 'data-dir'?: string }): Promise<vo
   );
 }
 
-async function printKey(values: { 'data-dir'?: string }): Promise<void> {
-  const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
-  const store = await openStore(dataDir);
+async function printKey(values: { 'data-dir'?: string }, env: CliEnvironment): Promise<void> {
+  const dataDir = dataDirOf(values, env);
+  const store = await openSecretStore(env.secretsBackend, dataDir, quietLogger());
   const key = await SessionKey.load({
     store,
     dataDir,
-    override: process.env.DOCKHAND_SESSION_API_KEY,
+    override: env.sessionApiKey,
     logger: quietLogger(),
   });
   console.log(key.current);
 }
 
-async function doctor(values: { 'data-dir'?: string }): Promise<void> {
-  const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
-  const store = await openStore(dataDir);
+async function doctor(values: { 'data-dir'?: string }, env: CliEnvironment): Promise<void> {
+  const dataDir = dataDirOf(values, env);
+  const store = await openSecretStore(env.secretsBackend, dataDir, quietLogger());
   const docker = await new DockerConnection().check();
   const status = store.status;
   console.log(`Data folder: ${dataDir}`);
@@ -118,9 +114,10 @@ export async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (command === 'serve') return serve(values);
-  if (command === 'key') return printKey(values);
-  if (command === 'doctor') return doctor(values);
+  const env = cliEnvironment();
+  if (command === 'serve') return serve(values, env);
+  if (command === 'key') return printKey(values, env);
+  if (command === 'doctor') return doctor(values, env);
   console.error(`Unknown command: ${command}\n\n${USAGE}`);
   process.exitCode = 2;
 }

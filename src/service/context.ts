@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { LlmFactory } from './agent/llm/llm-types';
+import type { ConversationLimits } from './config';
 import type { SecretMasker } from './events/secret-masker';
 import type { ProviderApiBase } from './git/provider-api';
 import type { ProviderTokenService } from './git/provider-tokens';
@@ -36,4 +37,5 @@ export interface ServiceContext {
   sandboxSpecs: SandboxSpecs;
   /** Makes the model client of each conversation's agent. */
   llmFactory: LlmFactory;
+  limits: ConversationLimits;
 }

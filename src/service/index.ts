@@ -1,9 +1,8 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import type { Logger } from 'pino';
+import { resolveServiceConfig, type ServiceConfig } from './config';
 import { createLlmClient } from './agent/llm/llm-client';
-import type { LlmFactory } from './agent/llm/llm-types';
 import type { ServiceContext } from './context';
 import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
@@ -13,17 +12,17 @@ import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
 import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
-import { attachSocketServer } from './events/socket-server';
+import { attachSocketServer } from './routes/v0/socket-server';
 import { ApiKeys } from './http/api-keys';
 import { createApp } from './http/app';
 import { KeyGate } from './http/key-gate';
-import { extraOriginsFromEnvironment, type OriginPolicy } from './http/security';
+import type { OriginPolicy } from './http/security';
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
 import { conversationWorkspaceRoutes } from './routes/v0/conversation-workspace';
 import { localRepositoryRoutes } from './routes/v0/local-repository';
 import type { RouteSpec } from './http/routes';
-import { type ProviderApiBase, publicApiBase } from './git/provider-api';
+import { publicApiBase } from './git/provider-api';
 import { ProviderTokenService } from './git/provider-tokens';
 import { DEFAULT_PORT, listenOnLoopback } from './listen';
 import { createLogger } from './logger';
@@ -34,17 +33,13 @@ import { secretsRoutes } from './routes/v0/secrets';
 import { settingsRoutes } from './routes/v0/settings';
 import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
 import { sandboxesRoutes } from './routes/v1/sandboxes';
-import type { DockerConnection } from './sandbox/docker/docker-status';
-import type { SandboxConfig } from './sandbox/sandbox-config';
 import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
 import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { MaskedValues } from './secrets/masked-values';
 import { LiveSecretMasker } from './events/secret-masker';
-import { FileSecretStore } from './secrets/file-store';
-import { KeychainSecretStore } from './secrets/keychain-store';
-import type { SecretStore } from './secrets/secret-store';
+import { openSecretStore } from './secrets/open-secret-store';
 import { SessionKey } from './secrets/session-key';
 import { DEFAULTS, SettingsService } from './settings/settings-service';
 import { openDatabase } from './storage/database';
@@ -52,56 +47,12 @@ import { openDatabase } from './storage/database';
 export const VERSION = '1.0.0';
 export const DISCOVERY_FILE = 'server.json';
 
-export interface ServiceConfig {
-  dataDir: string;
-  /** Preferred port (default 3000; 0 = any free port). */
-  port?: number;
-  /** Fail instead of falling back when the port is taken (`--port`). */
-  strictPort?: boolean;
-  logger?: Logger;
-  /** Default: the OS keychain, or the 0600 file when DOCKHAND_SECRETS=file. */
-  secretStore?: SecretStore;
-  /** Fixed session key (DOCKHAND_SESSION_API_KEY); not persisted. */
-  sessionApiKey?: string;
-  /** Requests per second per key (burst twice that). */
-  rateLimitPerSecond?: number;
-  /** Page origins allowed besides the service's own and app://dockhand (default: DOCKHAND_ALLOWED_ORIGINS, else none). */
-  allowedOrigins?: string[];
-  /** Built renderer to serve at `/`. */
-  rendererDir?: string;
-  providerApiBase?: ProviderApiBase;
-  /** Scheme of git remotes: `http` only for test git servers on 127.0.0.1. */
-  gitScheme?: 'https' | 'http';
-  /** Default: the engine DOCKER_HOST, the docker context or the platform's default socket names. */
-  docker?: DockerConnection;
-  /** Sandbox options; unset ones come from the environment (DOCKHAND_SANDBOX_*) and the defaults. */
-  sandbox?: Partial<SandboxConfig>;
-  /** Makes the agents' model clients; default `createLlmClient`. */
-  llmFactory?: LlmFactory;
-}
-
 export interface DockhandService {
   readonly url: string;
   readonly port: number;
   readonly context: ServiceContext;
   /** Stops accepting requests, closes connections and storage, removes the discovery file. */
   close(): Promise<void>;
-}
-
-async function openSecretStore(dataDir: string, logger: Logger): Promise<SecretStore> {
-  if (process.env.DOCKHAND_SECRETS === 'file') return new FileSecretStore(dataDir, logger);
-  return KeychainSecretStore.open(logger);
-}
-
-/** DOCKHAND_RATE_LIMIT (requests per second per key), default 1000. */
-function rateLimitFromEnvironment(): number {
-  const value = Number(process.env.DOCKHAND_RATE_LIMIT ?? 1000);
-  if (!(value > 0)) {
-    throw new Error(
-      `DOCKHAND_RATE_LIMIT must be a positive number of requests per second, not "${process.env.DOCKHAND_RATE_LIMIT}"`,
-    );
-  }
-  return value;
 }
 
 function writeDiscoveryFile(dataDir: string, url: string, port: number): string {
@@ -114,18 +65,19 @@ function writeDiscoveryFile(dataDir: string, url: string, port: number): string 
 }
 
 /** The composition root: builds every dependency, the routes and the HTTP server, then listens. */
-export async function createService(config: ServiceConfig): Promise<DockhandService> {
-  const rateLimitPerSecond = config.rateLimitPerSecond ?? rateLimitFromEnvironment();
-  const extraOrigins = config.allowedOrigins ?? extraOriginsFromEnvironment();
+export async function createService(options: ServiceConfig): Promise<DockhandService> {
+  const config = resolveServiceConfig(options);
+  const rateLimitPerSecond = config.rateLimitPerSecond;
+  const extraOrigins = config.allowedOrigins;
   const dataDir = path.resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const logger = config.logger ?? createLogger(dataDir);
+  const logger = config.logger ?? createLogger(dataDir, config.logLevel);
   const db = openDatabase(dataDir);
-  const secrets = config.secretStore ?? (await openSecretStore(dataDir, logger));
+  const secrets = config.secretStore ?? (await openSecretStore(config.secretsBackend, dataDir, logger));
   const sessionKey = await SessionKey.load({
     store: secrets,
     dataDir,
-    override: config.sessionApiKey ?? process.env.DOCKHAND_SESSION_API_KEY,
+    override: config.sessionApiKey,
     logger,
   });
   const providerApiBase = config.providerApiBase ?? publicApiBase;
@@ -169,6 +121,7 @@ export async function createService(config: ServiceConfig): Promise<DockhandServ
     sandboxes: sandboxLayer.sandboxes,
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
+    limits: config.limits,
   };
 
   const events = new EventLog(db);

@@ -15,7 +15,7 @@ const REDACT = [
 ];
 
 /** JSON logs to `<dataDir>/logs/dockhand.log` (lines dropped, never blocking, when the disk is full); warnings and errors to stderr as well. */
-export function createLogger(dataDir: string, level = process.env.DOCKHAND_LOG_LEVEL ?? 'info'): Logger {
+export function createLogger(dataDir: string, level: string): Logger {
   const streams = pino.multistream([
     { level: level as pino.Level, stream: openLogFile(path.join(dataDir, 'logs', 'dockhand.log')) },
     { level: 'warn', stream: process.stderr },

@@ -6,7 +6,7 @@ import { Condenser, SUMMARY_OVERFLOW_TEXT } from '../../src/service/agent/conden
 import { CONDENSER_MARKER } from '../../src/service/agent/condenser/llm-summarizer';
 import { maskOldOutputs } from '../../src/service/agent/condenser/observation-masking';
 import { CONTEXT_OVERFLOW_ERROR, OverflowStreak } from '../../src/service/agent/condenser/overflow-streak';
-import { bashCalls, startConversation } from '../../src/service/agent/condenser/test-conversation';
+import { bashCalls, startConversation } from '../support/condenser-conversation';
 import { tokenEstimate } from '../../src/service/agent/condenser/token-estimate';
 import { createLlmClient } from '../../src/service/agent/llm/llm-client';
 import { LlmError } from '../../src/service/agent/llm/llm-errors';

@@ -3,12 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowledgeInView, recallKnowledge } from '../../src/service/agent/microagents/knowledge-recall';
-import {
-  loadMicroagents,
-  type LoadedMicroagents,
-} from '../../src/service/agent/microagents/load-microagents';
-import { renderWorkspaceContext } from '../../src/service/agent/microagents/workspace-context';
+import { knowledgeInView, recallKnowledge } from '../../src/service/microagents/knowledge-recall';
+import { loadMicroagents, type LoadedMicroagents } from '../../src/service/microagents/load-microagents';
+import { renderWorkspaceContext } from '../../src/service/microagents/workspace-context';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
 import {

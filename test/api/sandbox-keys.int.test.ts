@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxKey } from '../../src/service/sandbox/sandbox-key';
+import { sandboxKey } from '../../src/service/secrets/sandbox-key';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import { startTestService, type TestService } from '../support/service';
 import { until } from '../support/until';

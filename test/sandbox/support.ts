@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import type { SandboxConfig } from '../../src/service/sandbox/sandbox-config';
-import type { ServiceConfig } from '../../src/service/index';
+import type { ServiceConfig } from '../../src/service/config';
 import type { V0Event } from '../../src/shared/api/events';
 import type { SandboxInfo, SandboxStatus } from '../../src/shared/api/sandboxes';
 import type { ScriptedLlm } from '../support/scripted-llm';

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import type { ConversationService } from '../../src/service/conversations/conversation-service';
 import { EventLog } from '../../src/service/events/event-log';
 import { SecretMasker } from '../../src/service/events/secret-masker';
-import { attachSocketServer } from '../../src/service/events/socket-server';
+import { attachSocketServer } from '../../src/service/routes/v0/socket-server';
 import { MAX_QUEUED_BYTES } from '../../src/service/events/sse-stream';
 import { type Db, openDatabase } from '../../src/service/storage/database';
 import { tempDataDir } from '../support/service';

@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '../../src/service/index';
+import type { ServiceConfig } from '../../src/service/config';
 import { startFakeGitProviders, type FakeGitProviders } from './fake-git-providers';
 import { startGitHttpServer, type GitHttpServer, type GitRepositoryFixture } from './git-http-server';
 import type { TestResponse, TestService } from './service';

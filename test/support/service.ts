@@ -3,7 +3,8 @@ import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { createService, type DockhandService, type ServiceConfig } from '../../src/service/index';
+import type { ServiceConfig } from '../../src/service/config';
+import { createService, type DockhandService } from '../../src/service/index';
 import { MemorySecretStore } from '../../src/service/secrets/memory-store';
 
 export interface TestService {

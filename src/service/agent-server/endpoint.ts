@@ -9,7 +9,7 @@ import { answerClientErrorsAsJson } from '../http/client-errors';
 import { httpError } from '../http/errors';
 import { buildOpenApi } from '../http/openapi';
 import { defineRoute, type RouteSpec } from '../http/routes';
-import { sandboxKey } from '../sandbox/sandbox-key';
+import { sandboxKey } from '../secrets/sandbox-key';
 import { type AgentServerDeps, SandboxConversations } from './backend';
 import { EventsSockets, GOING_AWAY } from './events-socket';
 import { agentServerRoutes } from './routes';

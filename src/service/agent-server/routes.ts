@@ -9,15 +9,18 @@ import {
   SandboxPathParam,
   SandboxPathQuery,
   SdkEvent,
+  SdkEventBatch,
   SdkEventFilters,
   SdkEventPage,
   SdkEventSearchQuery,
   SdkGitChange,
+  SdkGitChangeList,
   SdkGitDiff,
   SendMessageRequest,
   Success,
   UploadFileForm,
 } from '../../shared/api/agent-server';
+import { Count } from '../../shared/api/common';
 import { ConversationPath } from '../../shared/api/conversations';
 import { DetailBody, ValidationErrorBody } from '../../shared/api/errors';
 import { repeatedIds } from '../../shared/api/fields';
@@ -241,7 +244,7 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
       params: ConversationPath,
       query: SdkEventFilters,
       responses: {
-        200: { description: 'The count', schema: z.number().int() },
+        200: { description: 'The count', schema: Count },
         404: NOT_FOUND,
         422: INVALID,
       },
@@ -269,7 +272,7 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
       params: ConversationPath,
       query: z.object({ event_ids: repeatedIds() }),
       responses: {
-        200: { description: 'Events aligned with the ids', schema: z.array(SdkEvent.nullable()) },
+        200: { description: 'Events aligned with the ids', schema: SdkEventBatch },
         404: NOT_FOUND,
         422: INVALID,
       },
@@ -341,7 +344,7 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
       'Files changed in the git repository at a path',
       async (path, loc) => changesAt(await backend.workspace(), path, loc),
       {
-        200: { description: 'Changes, paths relative to the repository', schema: z.array(SdkGitChange) },
+        200: { description: 'Changes, paths relative to the repository', schema: SdkGitChangeList },
         409: NOT_RUNNING,
         422: INVALID,
       },

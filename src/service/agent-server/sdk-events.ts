@@ -1,6 +1,6 @@
 import type { SdkEvent } from '../../shared/api/agent-server';
 import type { V0Event } from '../../shared/api/events';
-import type { CallMetadata } from '../agent/message-builder';
+import type { CallMetadata } from '../agent/call-metadata';
 import { EXECUTION_STATUS } from '../conversations/app-conversations';
 import { v1Event } from '../events/v1-events';
 

@@ -1,7 +1,7 @@
 import type { Db, Statement } from '../storage/database';
 import type { AgentState } from './agent-events';
 import type { LlmToolCall } from './llm/llm-types';
-import type { CallMetadata } from './message-builder';
+import type { CallMetadata } from './call-metadata';
 import type { ReplayProgress } from './replay';
 
 /** A model call waiting its turn (or the user's confirmation), as the loop keeps it. */

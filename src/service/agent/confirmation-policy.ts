@@ -1,4 +1,4 @@
-import type { StoredSettings } from '../settings/settings-service';
+import type { SettingsUpdate } from '../../shared/api/settings';
 import { Risk } from './security/rules-analyzer';
 
 export interface ConfirmationSettings {
@@ -24,7 +24,7 @@ export function needsConfirmation(
 
 /** The confirmation settings from the stored settings: the `rules` analyzer by default in confirmation mode. */
 export function confirmationSettings(
-  settings: Pick<StoredSettings, 'confirmation_mode' | 'security_analyzer'>,
+  settings: Pick<SettingsUpdate, 'confirmation_mode' | 'security_analyzer'>,
 ): ConfirmationSettings {
   return {
     confirmationMode: settings.confirmation_mode ?? false,

@@ -9,14 +9,18 @@ import { LocalSandboxFiles } from '../sandbox/files/local-files';
 import { ProcessShellTransport } from '../sandbox/shell/process-transport';
 import { ShellSession } from '../sandbox/shell/shell-session';
 import { MemorySecretStore } from '../secrets/memory-store';
-import type { StoredSettings } from '../settings/settings-service';
+import type { SettingsUpdate } from '../../shared/api/settings';
 import { openDatabase, type Db } from '../storage/database';
 import type { SavedAgentState } from './agent-state-store';
 import { createAgent, type AgentOptions } from './create-agent';
 import type { LlmClientConfig, LlmFactory, LlmResponse } from './llm/llm-types';
 import { resolveModelRoute } from './llm/model-routing';
-import { llmTimingFromEnv } from './llm/retry-policy';
+import type { LlmTiming } from './llm/retry-policy';
 import { defineTool } from './tools/define-tool';
+
+/** The conversation limits the service resolved; only the model calls' timing matters here. */
+const TIMING: Partial<LlmTiming> = { maxRetries: 1, idleTimeoutMs: 5_000 };
+const LIMITS = { idleSeconds: 0, setupTimeoutSeconds: 600, mcpCallTimeoutSeconds: null };
 
 const MODEL = 'openai/gpt-4o';
 
@@ -93,7 +97,7 @@ describe('createAgent', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  function agentWith(factory: LlmFactory, settings: StoredSettings, runs: string[] = []) {
+  function agentWith(factory: LlmFactory, settings: SettingsUpdate, runs: string[] = []) {
     const signal = new AbortController().signal;
     const options: AgentOptions = {
       conversationId: `c${++conversations}`,
@@ -114,7 +118,14 @@ describe('createAgent', () => {
       onStatus: () => undefined,
       saveState: (state) => void saved.push(state),
     };
-    const ctx = { db, dataDir: root, version: '9.9.9', masker: new SecretMasker(['sk-live-123']), secrets };
+    const ctx = {
+      db,
+      dataDir: root,
+      version: '9.9.9',
+      masker: new SecretMasker(['sk-live-123']),
+      secrets,
+      limits: { ...LIMITS, llmTiming: TIMING },
+    };
     return { agent: createAgent({ ...ctx, llmFactory: factory }, options), signal };
   }
 
@@ -123,9 +134,7 @@ describe('createAgent', () => {
   it('makes the model client through the given factory, with the key, base URL, signal and timing', () => {
     const { factory, configs } = scriptedFactory([]);
     const { signal } = agentWith(factory, { llm_base_url: '' });
-    expect(configs).toEqual([
-      { model: MODEL, apiKey: 'sk-live-123', baseUrl: null, signal, timing: llmTimingFromEnv(process.env) },
-    ]);
+    expect(configs).toEqual([{ model: MODEL, apiKey: 'sk-live-123', baseUrl: null, signal, timing: TIMING }]);
     const other = scriptedFactory([]);
     agentWith(other.factory, { llm_base_url: 'http://127.0.0.1:4000/v1' });
     expect(other.configs[0]?.baseUrl).toBe('http://127.0.0.1:4000/v1');

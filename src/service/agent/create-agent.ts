@@ -1,16 +1,16 @@
 import path from 'node:path';
+import type { SettingsUpdate } from '../../shared/api/settings';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import type { McpToolset } from '../mcp/mcp-toolset';
 import type { ShellSession } from '../sandbox/shell/shell-session';
-import { DEFAULTS, type StoredSettings } from '../settings/settings-service';
 import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from './agent-loop';
 import type { SavedAgentState } from './agent-state-store';
 import { FALLBACK_CONTEXT_WINDOW } from './condenser/condenser';
 import { confirmationSettings } from './confirmation-policy';
 import { contextWindowOf } from './llm/model-table';
-import { llmTimingFromEnv } from './llm/retry-policy';
 import systemPrompt from './prompts/system-prompt.md?raw';
+import { DEFAULT_MAX_ITERATIONS } from './step-budget';
 import { generateTitle } from './title';
 import { EditHistory } from './tools/str-replace-editor/edit-history';
 import { Editor, type EditorFiles } from './tools/str-replace-editor/editor';
@@ -28,7 +28,8 @@ export interface AgentWorkspace {
 export interface AgentOptions {
   conversationId: string;
   events: EventLog;
-  settings: StoredSettings;
+  /** The stored settings (their secrets are not needed here). */
+  settings: SettingsUpdate;
   /** The conversation's model (its own, else the settings'). */
   model: string;
   apiKey: string | null;
@@ -59,7 +60,7 @@ export interface Agent {
  * Events and the saved state go through the service's masker.
  */
 export function createAgent(
-  ctx: Pick<ServiceContext, 'db' | 'dataDir' | 'version' | 'masker' | 'secrets' | 'llmFactory'>,
+  ctx: Pick<ServiceContext, 'db' | 'dataDir' | 'version' | 'masker' | 'secrets' | 'llmFactory' | 'limits'>,
   options: AgentOptions,
 ): Agent {
   const { conversationId, settings, model } = options;
@@ -68,7 +69,7 @@ export function createAgent(
     apiKey: options.apiKey,
     baseUrl: settings.llm_base_url || null,
     signal: options.signal,
-    timing: llmTimingFromEnv(process.env),
+    timing: ctx.limits.llmTiming,
   });
   const tools = new ToolRegistry();
   for (const tool of options.mcp.tools) tools.add(tool);
@@ -91,7 +92,7 @@ export function createAgent(
     config: {
       systemPrompt,
       recall: options.recall,
-      maxIterations: settings.max_iterations ?? DEFAULTS.max_iterations,
+      maxIterations: settings.max_iterations ?? DEFAULT_MAX_ITERATIONS,
       maxBudgetPerTask: settings.max_budget_per_task ?? null,
       version: ctx.version,
       condenserEnabled: settings.enable_default_condenser ?? true,

@@ -1,5 +1,6 @@
 import type { V0Event } from '../../shared/api/events';
 import { IMAGE_OMITTED } from '../mcp/tool-result';
+import type { CallMetadata } from './call-metadata';
 import { SUMMARY_OBSERVATION } from './condenser/condensed-view';
 import { imageParts } from './images';
 import type { ModelMessage } from './llm/llm-types';
@@ -7,15 +8,6 @@ import { supportsVision } from './llm/model-table';
 
 const MAX_OBSERVATION_CHARS = 30_000;
 const ERROR_SUFFIX = '\n[Error occurred in processing last action]';
-
-/** `tool_call_metadata` of agent actions; `arguments` (an extension) keeps the call as the model sent it. */
-export interface CallMetadata {
-  function_name: string;
-  tool_call_id: string;
-  model_response: { id: string };
-  total_calls_in_response: number;
-  arguments: unknown;
-}
 
 interface OpenResponse {
   id: string;

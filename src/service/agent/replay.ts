@@ -1,6 +1,6 @@
 import type { V0Event } from '../../shared/api/events';
 import type { LlmToolCall } from './llm/llm-types';
-import type { CallMetadata } from './message-builder';
+import type { CallMetadata } from './call-metadata';
 import type { ToolRegistry } from './tools/registry';
 
 export const REPLAY_FIRST_MESSAGE_ERROR = 'replay_json must start with a user message';

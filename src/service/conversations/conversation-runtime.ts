@@ -3,8 +3,8 @@ import type { AgentLoop, AgentLoopConfig, StatusUpdate } from '../agent/agent-lo
 import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
 import { confirmationSettings } from '../agent/confirmation-policy';
 import { createAgent, type Agent } from '../agent/create-agent';
-import type { AppPort } from '../agent/microagents/workspace-context';
-import type { McpStdioServer, Microagent } from '../agent/microagents/microagent';
+import type { AppPort } from '../microagents/workspace-context';
+import type { McpStdioServer, Microagent } from '../microagents/microagent';
 import { supportsVision } from '../agent/llm/model-table';
 import type { EditorFiles } from '../agent/tools/str-replace-editor/editor';
 import { BUILTIN_TOOLS } from '../agent/tools/registry';
@@ -32,7 +32,7 @@ import type { ConversationRecord } from './conversation-store';
 import { gitHookStep, type HookStep } from './hook-step';
 import { loadConversationMicroagents, workspaceRecall, type LoadedMicroagents } from './recall-step';
 import { RepositoryConsent, type RepositoryCode } from './repository-code';
-import { runSetupScript, sandboxStateDir, setupTimeoutFromEnv } from './setup-script';
+import { runSetupScript, sandboxStateDir } from './setup-script';
 import { startSurveyRoots } from './start-survey';
 import { exposedCustomSecrets, sandboxSecretValues } from './sandbox-secrets';
 
@@ -269,6 +269,7 @@ export class ConversationRuntime {
       workspace: target,
       builtinNames: BUILTIN_TOOLS.map((tool) => tool.name),
       vision: supportsVision(model),
+      callTimeoutSeconds: this.ctx.limits.mcpCallTimeoutSeconds,
     });
     for (const warning of mcp.warnings)
       this.hooks.status({ type: 'info', id: RUNTIME_STATUS.settingUpSkills, message: warning });
@@ -446,7 +447,7 @@ export class ConversationRuntime {
       files,
       repoDir,
       stateDir: sandboxStateDir(workspace.target.workingDir),
-      timeoutSeconds: setupTimeoutFromEnv(),
+      timeoutSeconds: this.ctx.limits.setupTimeoutSeconds,
       record: (event) => this.appendEvent(event),
       approve: (code) => this.approve(code),
       report: (message) =>

@@ -17,10 +17,10 @@ import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
 import { sandboxSecretNames } from './sandbox-secrets';
-import { sandboxKey } from '../sandbox/sandbox-key';
+import { sandboxKey } from '../secrets/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
-import { conversationIdleSecondsFromEnv, IdleStop } from './idle-stop';
+import { IdleStop } from './idle-stop';
 import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
 import { assertImagesSupported, ImagesNotSupportedError } from '../agent/images';
 import { parseTrajectory, ReplayError } from '../agent/replay';
@@ -79,12 +79,7 @@ export class ConversationService {
   private readonly stoppedByPause = new Map<string, string[]>();
   /** Conversations whose title is being generated. */
   private readonly naming = new Set<string>();
-  private readonly idleStop = new IdleStop({
-    idleSeconds: conversationIdleSecondsFromEnv(),
-    running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
-    isIdle: (id) => this.isIdle(id) && this.statuses.listenerCount(id) === 0,
-    stop: (id) => this.stop(id),
-  });
+  private readonly idleStop: IdleStop;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -92,6 +87,12 @@ export class ConversationService {
     private readonly store: ConversationStore,
   ) {
     this.statuses.setMaxListeners(0);
+    this.idleStop = new IdleStop({
+      idleSeconds: ctx.limits.idleSeconds,
+      running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
+      isIdle: (id) => this.isIdle(id) && this.statuses.listenerCount(id) === 0,
+      stop: (id) => this.stop(id),
+    });
   }
 
   /** After a restart every conversation is STOPPED; the sandbox layer asks before pausing a busy sandbox. */

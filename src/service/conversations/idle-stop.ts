@@ -1,7 +1,7 @@
 const DEFAULT_IDLE_SECONDS = 3600;
 
 /** DOCKHAND_CONVERSATION_IDLE_S: whole seconds a conversation may sit idle before it is stopped; 0 = never. */
-export function conversationIdleSecondsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function conversationIdleSecondsFromEnv(env: NodeJS.ProcessEnv): number {
   const raw = env.DOCKHAND_CONVERSATION_IDLE_S;
   if (raw === undefined || raw === '') return DEFAULT_IDLE_SECONDS;
   const seconds = Number(raw);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewEvent, V0Event } from '../../shared/api/events';
-import type { Microagent } from '../agent/microagents/microagent';
+import type { Microagent } from '../microagents/microagent';
 import { consentedServers, workspaceRecall, type RecallSources } from './recall-step';
 import type { RepositoryCode } from './repository-code';
 

@@ -1,10 +1,10 @@
 import type { NewEvent } from '../../shared/api/events';
 import type { CustomSecretInfo } from '../../shared/api/secrets';
 import type { AgentLoopConfig } from '../agent/agent-loop';
-import { knowledgeInView, recallKnowledge } from '../agent/microagents/knowledge-recall';
-import { loadMicroagents, userMicroagentDirs } from '../agent/microagents/load-microagents';
-import type { McpStdioServer, Microagent } from '../agent/microagents/microagent';
-import { renderWorkspaceContext, type AppPort } from '../agent/microagents/workspace-context';
+import { knowledgeInView, recallKnowledge } from '../microagents/knowledge-recall';
+import { loadMicroagents, userMicroagentDirs } from '../microagents/load-microagents';
+import type { McpStdioServer, Microagent } from '../microagents/microagent';
+import { renderWorkspaceContext, type AppPort } from '../microagents/workspace-context';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import { commandLineOf, hiddenObservation, type RepositoryCode } from './repository-code';
 

@@ -18,7 +18,7 @@ export function sandboxStateDir(workingDir: string): string {
 const DEFAULT_TIMEOUT_SECONDS = 600;
 
 /** DOCKHAND_SETUP_TIMEOUT_S (whole seconds, 1-600), default 600. */
-export function setupTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function setupTimeoutFromEnv(env: NodeJS.ProcessEnv): number {
   const raw = env.DOCKHAND_SETUP_TIMEOUT_S;
   if (raw === undefined || raw === '') return DEFAULT_TIMEOUT_SECONDS;
   const seconds = Number(raw);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ROOT_FILE_NAMES } from '../agent/microagents/load-microagents';
+import { ROOT_FILE_NAMES } from '../microagents/load-microagents';
 import type { SurveyRoot } from '../sandbox/files/sandbox-files';
 import { sandboxStateDir, SETUP_DONE_FILE } from './setup-script';
 

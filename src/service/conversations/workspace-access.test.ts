@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitDiffQuery, ListFilesQuery, SelectFileQuery } from '../../shared/api/workspace';
 import { validate, ValidationFailed } from '../http/validation';
-import { localWorkspace, type LocalWorkspace } from './test-workspaces';
+import { localWorkspace, type LocalWorkspace } from '../../../test/support/workspaces';
 import { resolveInWorkspace } from './workspace-access';
 
 const OUTSIDE = 'Value error, Path must stay inside the workspace';

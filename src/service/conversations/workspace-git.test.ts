@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { localWorkspace, type LocalWorkspace } from './test-workspaces';
+import { localWorkspace, type LocalWorkspace } from '../../../test/support/workspaces';
 import { type ErrorLocation, resolveInWorkspace as resolve } from './workspace-access';
 import { gitChanges, gitDiff as gitDiffAt, parseStatus } from './workspace-git';
 import { MAX_OPENED_FILE_BYTES } from './workspace-text';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../http/errors';
-import { localWorkspace, type LocalWorkspace } from './test-workspaces';
+import { localWorkspace, type LocalWorkspace } from '../../../test/support/workspaces';
 import { resolveInWorkspace } from './workspace-access';
 import { arrangeListing, listWorkspaceFolder, MAX_LISTED_FILES } from './workspace-listing';
 

@@ -2,7 +2,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../http/validation';
-import { localWorkspace, type LocalWorkspace } from './test-workspaces';
+import { localWorkspace, type LocalWorkspace } from '../../../test/support/workspaces';
 import { resolveInWorkspace } from './workspace-access';
 import { decodeText, MAX_OPENED_FILE_BYTES, openTextFile } from './workspace-text';
 

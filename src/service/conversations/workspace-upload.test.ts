@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localWorkspace, type LocalWorkspace } from './test-workspaces';
+import { localWorkspace, type LocalWorkspace } from '../../../test/support/workspaces';
 import { storeUploads } from './workspace-upload';
 
 describe('storeUploads', () => {

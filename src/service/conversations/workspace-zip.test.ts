@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readZip } from '../../../test/conversations/zip-reader';
-import { localWorkspace, type LocalWorkspace } from './test-workspaces';
+import { localWorkspace, type LocalWorkspace } from '../../../test/support/workspaces';
 import { zipFromTar } from './workspace-zip';
 
 async function collect(stream: Readable): Promise<Buffer> {

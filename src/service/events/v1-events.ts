@@ -1,18 +1,7 @@
 import type { V0Event } from '../../shared/api/events';
+import type { V1_EVENT_KINDS } from '../../shared/api/v1-events';
 import type { Db } from '../storage/database';
 
-export const V1_EVENT_KINDS = [
-  'MessageEvent',
-  'SystemPromptEvent',
-  'PauseEvent',
-  'Condensation',
-  'ActionEvent',
-  'ConversationStateUpdateEvent',
-  'AgentErrorEvent',
-  'UserRejectObservation',
-  'CondensationSummaryEvent',
-  'ObservationEvent',
-] as const;
 export type V1EventKind = (typeof V1_EVENT_KINDS)[number];
 
 export interface V1Event {

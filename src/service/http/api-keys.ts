@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { sandboxKey } from '../sandbox/sandbox-key';
+import { sandboxKey } from '../secrets/sandbox-key';
 import type { SessionKey } from '../secrets/session-key';
-import type { KeyChecker } from './security';
+import type { KeyChecker } from './key-checker';
 
 /** Constant-time equality of two keys (of their SHA-256 digests, so lengths leak nothing either). */
 export function sameKey(a: string, b: string): boolean {

@@ -13,3 +13,10 @@ export class HttpError extends Error {
 export function httpError(status: number, detail: string, headers?: Record<string, string>): HttpError {
   return new HttpError(status, { detail }, headers);
 }
+
+/** Answers 507 `{"detail":"Not enough disk space in the data folder <dir>: free some space and retry."}`. */
+export class DiskFull extends HttpError {
+  constructor(dataDir: string) {
+    super(507, { detail: `Not enough disk space in the data folder ${dataDir}: free some space and retry.` });
+  }
+}

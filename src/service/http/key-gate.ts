@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { KeyChecker } from './security';
+import type { KeyChecker } from './key-checker';
 import { TokenBuckets } from './token-buckets';
 
 export type KeyVerdict = 'accepted' | 'refused' | 'throttled';

@@ -1,7 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import { DetailBody, ValidationErrorBody } from '../../shared/api/errors';
-import agentServerSection from '../agent-server/openapi-v1.md?raw';
 import { readsJsonBody, type RouteResponse, type RouteSpec } from './routes';
 
 function openApiPath(path: string): string {
@@ -26,14 +25,8 @@ export interface DocumentAbout {
   tags: { name: string; description: string }[];
 }
 
-const SERVICE: DocumentAbout = {
-  title: 'Dockhand Agent Conversation Service',
-  description: 'OpenHands-compatible API of Dockhand. Send the session key in the X-Session-API-Key header.',
-  tags: [{ name: 'v1', description: agentServerSection }],
-};
-
 /** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
-export function buildOpenApi(routes: RouteSpec[], version: string, about: DocumentAbout = SERVICE): unknown {
+export function buildOpenApi(routes: RouteSpec[], version: string, about: DocumentAbout): unknown {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'SessionApiKey', {
     type: 'apiKey',

@@ -40,7 +40,7 @@ export function fromOwnPage(req: IncomingMessage, policy: OriginPolicy): boolean
  * Extra page origins from DOCKHAND_ALLOWED_ORIGINS (comma-separated, e.g. a renderer dev server);
  * none unless set. A value that is not an origin stops the start, rather than silently allowing less or more.
  */
-export function extraOriginsFromEnvironment(env: NodeJS.ProcessEnv = process.env): string[] {
+export function extraOriginsFromEnvironment(env: NodeJS.ProcessEnv): string[] {
   const listed = (env.DOCKHAND_ALLOWED_ORIGINS ?? '')
     .split(',')
     .map((value) => value.trim())
@@ -95,11 +95,6 @@ export function presentedKey(req: Request, queryAllowed: boolean): string | unde
   if (typeof header === 'string') return header;
   const query = queryAllowed ? req.query['session_api_key'] : undefined;
   return typeof query === 'string' ? query : undefined;
-}
-
-export interface KeyChecker {
-  /** Whether `key` is valid, constant-time; `conversationId` names the conversation the request is scoped to. */
-  accepts(key: string, conversationId?: string): boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { inheritedEnvironment } from '../config';
 
 /**
  * Settings that keep git on this machine from running anything a repository names: its hooks, its
@@ -28,7 +29,9 @@ export interface HostGitResult {
 
 /** The environment of host git: no inherited GIT_* variables (they could point it elsewhere), no prompts. */
 function hostGitEnvironment(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
+  const env = Object.fromEntries(
+    Object.entries(inheritedEnvironment()).filter(([name]) => !name.startsWith('GIT_')),
+  );
   return {
     ...env,
     GIT_CONFIG_NOSYSTEM: '1',

@@ -1,8 +1,8 @@
 import type { MCPConfig } from '../../shared/api/mcp';
-import type { McpStdioServer } from '../agent/microagents/microagent';
+import type { McpStdioServer } from '../microagents/microagent';
 import type { SandboxWorkspace } from '../sandbox/sandbox-workspace';
 import { McpToolset } from './mcp-toolset';
-import { mergeServers, timeoutOverrideFromEnv } from './server-config';
+import { mergeServers } from './server-config';
 import { openTransport } from './server-transports';
 
 export interface ConversationMcpOptions {
@@ -16,7 +16,8 @@ export interface ConversationMcpOptions {
   workspace: SandboxWorkspace;
   builtinNames: Iterable<string>;
   vision: boolean;
-  env?: NodeJS.ProcessEnv;
+  /** Timeout of every call (DOCKHAND_MCP_CALL_TIMEOUT_S), else null for each server's own. */
+  callTimeoutSeconds: number | null;
 }
 
 /** Connects a conversation's MCP servers (start steps 8-9): failures are warnings, never fatal. */
@@ -25,7 +26,7 @@ export function connectConversationMcp(options: ConversationMcpOptions): Promise
     settings: options.settings,
     request: options.request,
     microagents: options.microagents,
-    timeoutOverrideS: timeoutOverrideFromEnv(options.env ?? process.env),
+    timeoutOverrideS: options.callTimeoutSeconds,
   });
   return McpToolset.connect({
     servers,

@@ -1,5 +1,5 @@
 import type { MCPConfig } from '../../shared/api/mcp';
-import type { McpStdioServer } from '../agent/microagents/microagent';
+import type { McpStdioServer } from '../microagents/microagent';
 
 /** The call timeout of servers that do not set one (agent-behaviour §3.4). */
 export const DEFAULT_CALL_TIMEOUT_S = 60;

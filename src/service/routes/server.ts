@@ -1,8 +1,14 @@
-import { z } from 'zod';
-import { AliveBody, RotatedKey, ServerInfo } from '../../shared/api/server';
+import { AliveBody, HealthBody, RotatedKey, ServerInfo } from '../../shared/api/server';
 import type { ServiceContext } from '../context';
-import { buildOpenApi } from '../http/openapi';
+import agentServerSection from '../agent-server/openapi-v1.md?raw';
+import { buildOpenApi, type DocumentAbout } from '../http/openapi';
 import { defineRoute, type RouteSpec } from '../http/routes';
+
+const SERVICE: DocumentAbout = {
+  title: 'Dockhand Agent Conversation Service',
+  description: 'OpenHands-compatible API of Dockhand. Send the session key in the X-Session-API-Key header.',
+  tags: [{ name: 'v1', description: agentServerSection }],
+};
 
 /** Health, server information, the OpenAPI document and key rotation. */
 export function serverRoutes(
@@ -27,7 +33,7 @@ export function serverRoutes(
       tag: 'server',
       summary: 'Health probe',
       open: true,
-      responses: { 200: { description: 'Healthy', schema: z.literal('OK') } },
+      responses: { 200: { description: 'Healthy', schema: HealthBody } },
       handler: () => 'OK',
     }),
     defineRoute({
@@ -37,7 +43,7 @@ export function serverRoutes(
       summary: 'This document',
       open: true,
       responses: { 200: { description: 'OpenAPI 3.1 document' } },
-      handler: () => (openApi ??= buildOpenApi(allRoutes(), ctx.version)),
+      handler: () => (openApi ??= buildOpenApi(allRoutes(), ctx.version, SERVICE)),
     }),
     defineRoute({
       method: 'get',

@@ -8,7 +8,7 @@ import { KeyedQueue } from './keyed-queue';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { SandboxConfig } from './sandbox-config';
 import { isSandboxId, newSandboxId } from './sandbox-id';
-import { sandboxKey } from './sandbox-key';
+import { sandboxKey } from '../secrets/sandbox-key';
 import {
   type ExposedUrl,
   type ObservedState,

@@ -1,7 +1,15 @@
-import { sandboxKey } from '../sandbox/sandbox-key';
-import type { SandboxService } from '../sandbox/sandbox-service';
+import { sandboxKey } from './sandbox-key';
 import type { SecretStore } from './secret-store';
 import type { SessionKey } from './session-key';
+
+/** What MaskedValues needs of the sandbox service: the sandboxes, page by page, and each change. */
+export interface SandboxDirectory {
+  search(query: { limit: number; pageId?: string | null }): {
+    items: { id: string }[];
+    next_page_id: string | null;
+  };
+  onChange(listener: (event: { sandbox: { id: string }; deleted: boolean }) => void): unknown;
+}
 
 /**
  * Every value the service masks in events, titles and errors: the stored secrets (LLM and search keys,
@@ -17,7 +25,7 @@ export class MaskedValues {
   constructor(
     private readonly store: SecretStore,
     private readonly sessionKey: SessionKey,
-    sandboxes: SandboxService,
+    sandboxes: SandboxDirectory,
   ) {
     for (let page = sandboxes.search({ limit: 100 }); ;) {
       for (const sandbox of page.items) this.sandboxIds.add(sandbox.id);

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { KeyChecker } from '../http/security';
+import type { KeyChecker } from '../http/key-checker';
 import type { SecretStore } from './secret-store';
 
 const ACCOUNT = 'session-api-key';

@@ -7,6 +7,7 @@ import {
   withMcpSecrets,
 } from '../mcp/mcp-secrets';
 import type { Settings, SettingsUpdate } from '../../shared/api/settings';
+import { DEFAULT_MAX_ITERATIONS } from '../agent/step-budget';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Db, Statement } from '../storage/database';
 import type { ProviderTokenService } from '../git/provider-tokens';
@@ -21,7 +22,7 @@ type SecretField = (typeof SECRET_FIELDS)[number];
 export type StoredSettings = Omit<SettingsUpdate, SecretField>;
 
 export const DEFAULTS = {
-  max_iterations: 500,
+  max_iterations: DEFAULT_MAX_ITERATIONS,
   git_user_name: 'dockhand',
   git_user_email: 'dockhand@localhost',
   condenser_max_size: 120,

@@ -1,5 +1,3 @@
-import { HttpError } from '../http/errors';
-
 /** File-system error codes that mean no space (or quota) is left. */
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
 /** SQLite's primary result code SQLITE_FULL; `node:sqlite` errors carry it as `errcode` (maybe extended). */
@@ -10,11 +8,4 @@ export function isDiskFull(error: unknown): boolean {
   const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
   if (code === 'ERR_SQLITE_ERROR') return typeof errcode === 'number' && (errcode & 0xff) === SQLITE_FULL;
   return typeof code === 'string' && DISK_FULL_CODES.has(code);
-}
-
-/** Answers 507 `{"detail":"Not enough disk space in the data folder <dir>: free some space and retry."}`. */
-export class DiskFull extends HttpError {
-  constructor(dataDir: string) {
-    super(507, { detail: `Not enough disk space in the data folder ${dataDir}: free some space and retry.` });
-  }
 }

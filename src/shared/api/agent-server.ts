@@ -116,3 +116,8 @@ export const SdkGitDiff = z.object({ modified: z.string().nullable(), original: 
 export const UploadFileForm = z.object({ file: z.string() });
 
 export const AgentServerVscodeUrl = z.object({ url: z.null() });
+
+/** Events aligned with the requested ids, null for unknown ones. */
+export const SdkEventBatch = z.array(SdkEvent.nullable());
+
+export const SdkGitChangeList = z.array(SdkGitChange);

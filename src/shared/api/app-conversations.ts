@@ -122,3 +122,19 @@ export const StartTaskSearchQuery = z.object({
   limit: pageLimit(100),
 });
 export type StartTaskSearchQuery = z.infer<typeof StartTaskSearchQuery>;
+
+export const AppConversationPage = z.object({
+  items: z.array(AppConversation),
+  next_page_id: z.string().nullable(),
+});
+
+export const AppConversationStartTaskPage = z.object({
+  items: z.array(AppConversationStartTask),
+  next_page_id: z.string().nullable(),
+});
+
+/** Conversations aligned with the requested ids, null for unknown ones. */
+export const AppConversationBatch = z.array(AppConversation.nullable());
+
+/** Start tasks aligned with the requested ids, null for unknown ones. */
+export const AppConversationStartTaskBatch = z.array(AppConversationStartTask.nullable());

@@ -214,3 +214,9 @@ export const EventPageBody = z.object({
   events: z.array(z.record(z.string(), z.unknown())),
   has_more: z.boolean(),
 });
+
+/** `GET /api/conversations/{id}/config`: the conversation's sandbox (runtime) and session ids. */
+export const ConversationConfigBody = z.object({ runtime_id: z.string().nullable(), session_id: z.string() });
+
+/** `GET /api/conversations/{id}/trajectory`: every event that is not hidden, for export. */
+export const TrajectoryBody = z.object({ trajectory: z.array(z.record(z.string(), z.unknown())) });

@@ -136,3 +136,8 @@ export const MicroagentsPath = z.object({
 });
 
 export const MicroagentContentQuery = z.object({ file_path: RepositoryFilePath });
+
+export const RepositoryList = z.array(Repository);
+export const BranchList = z.array(Branch);
+export const SuggestedTaskList = z.array(SuggestedTaskItem);
+export const MicroagentSummaryList = z.array(MicroagentSummary);

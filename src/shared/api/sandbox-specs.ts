@@ -36,3 +36,6 @@ export const SandboxSpecPage = z.object({
 
 export const SandboxSpecSearchQuery = PageQuery;
 export const SandboxSpecBatchQuery = z.object({ id: repeatedIds() });
+
+/** Specs aligned with the requested ids, null for unknown ones. */
+export const SandboxSpecBatch = z.array(SandboxSpecInfo.nullable());

@@ -54,3 +54,6 @@ export const SandboxIdParams = z.object({ sandbox_id: z.string() });
 
 export const CreateSandboxQuery = z.object({ sandbox_spec_id: z.string().optional() });
 export const CreateSandboxBody = z.strictObject({ sandbox_spec_id: z.string().nullable().optional() });
+
+/** Sandboxes aligned with the requested ids, null for unknown ones. */
+export const SandboxBatch = z.array(SandboxInfo.nullable());

@@ -70,3 +70,6 @@ export const ConfigOptions = z.object({
   FEATURE_FLAGS: z.object({ ENABLE_BILLING: z.boolean(), HIDE_LLM_SETTINGS: z.boolean() }),
   DOCKHAND_VERSION: z.string(),
 });
+
+/** The body of `GET /health`. */
+export const HealthBody = z.literal('OK');

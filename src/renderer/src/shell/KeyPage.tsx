@@ -48,7 +48,7 @@ export function KeyPage({ baseUrl, rejected, onAccepted }: KeyPageProps) {
           session key. Open the link <code>dockhand serve</code> printed (the key is part of it), or print the
           key with <code>dockhand key</code> and paste it here.
         </p>
-        <form className="form" onSubmit={submit} noValidate>
+        <form className="form" onSubmit={(event) => void submit(event)} noValidate>
           <InputField
             id="session-key"
             label="Session key"

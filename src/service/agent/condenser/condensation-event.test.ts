@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { condensationAction, condensationRecord } from './condensation-event';
 import { condensedView } from './condensed-view';
-import { bashCalls, memoryLog, startConversation } from './test-conversation';
+import { bashCalls, memoryLog, startConversation } from '../../../../test/support/condenser-conversation';
 
 function history() {
   const log = memoryLog();

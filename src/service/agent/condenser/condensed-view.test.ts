@@ -3,7 +3,12 @@ import { agentStateChanged, errorObservation, userMessage } from '../agent-event
 import { buildMessages } from '../message-builder';
 import { condensationAction } from './condensation-event';
 import { condensedView, GrowingCondensedView, splitSummary } from './condensed-view';
-import { bashCall, bashCalls, memoryLog, startConversation } from './test-conversation';
+import {
+  bashCall,
+  bashCalls,
+  memoryLog,
+  startConversation,
+} from '../../../../test/support/condenser-conversation';
 
 const ids = (events: { id: number }[]) => events.map((e) => e.id);
 

@@ -6,7 +6,7 @@ import { resolveModelRoute } from '../llm/model-routing';
 import { condensedView } from './condensed-view';
 import { Condenser, SUMMARY_OVERFLOW_TEXT, type CondenseInput } from './condenser';
 import { CONDENSER_MARKER } from './llm-summarizer';
-import { bashCalls, memoryLog, startConversation } from './test-conversation';
+import { bashCalls, memoryLog, startConversation } from '../../../../test/support/condenser-conversation';
 
 function reply(text: string): LlmResponse {
   return {

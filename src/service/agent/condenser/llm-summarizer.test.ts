@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { userMessage } from '../agent-events';
 import { CONDENSER_MARKER, summaryRequestText } from './llm-summarizer';
 import summaryPrompt from './summary-prompt.md?raw';
-import { bashCall, memoryLog } from './test-conversation';
+import { bashCall, memoryLog } from '../../../../test/support/condenser-conversation';
 
 describe('the summary request', () => {
   it('starts the system prompt with the marker and asks for every section', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { V0Event } from '../../../shared/api/events';
 import { condensedView } from './condensed-view';
 import { maskOldOutputs } from './observation-masking';
-import { bashCalls, memoryLog, startConversation } from './test-conversation';
+import { bashCalls, memoryLog, startConversation } from '../../../../test/support/condenser-conversation';
 
 describe('maskOldOutputs', () => {
   const big = (i: number) => `${String(i).padStart(3, '0')}${'x'.repeat(5_994)}end`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { condensedView } from './condensed-view';
 import { DEFAULT_MAX_SIZE, keptLast, summaryMiddle, summaryTriggered } from './summary-selection';
-import { bashCalls, memoryLog, startConversation } from './test-conversation';
+import { bashCalls, memoryLog, startConversation } from '../../../../test/support/condenser-conversation';
 
 describe('summary trigger and selection', () => {
   const base = { viewSize: 120, maxSize: 120, estimatedPromptTokens: 80_000, contextWindow: 100_000 };

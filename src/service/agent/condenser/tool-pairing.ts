@@ -1,5 +1,5 @@
 import type { V0Event } from '../../../shared/api/events';
-import type { CallMetadata } from '../message-builder';
+import type { CallMetadata } from '../call-metadata';
 
 /** The tool call an event belongs to (an action or its result), unique across model responses. */
 function callKey(event: V0Event): string | undefined {

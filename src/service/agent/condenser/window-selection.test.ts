@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentMessage, userMessage } from '../agent-events';
 import { condensationAction } from './condensation-event';
 import { condensedView } from './condensed-view';
-import { bashCalls, memoryLog, startConversation } from './test-conversation';
+import { bashCalls, memoryLog, startConversation } from '../../../../test/support/condenser-conversation';
 import { windowDropped } from './window-selection';
 
 describe('windowDropped', () => {

@@ -1,5 +1,5 @@
 import type { MicroagentContent, MicroagentSummary, Repository } from '../../../shared/api/git';
-import { parseMicroagent } from '../../agent/microagents/parse-microagent';
+import { parseMicroagent } from '../../microagents/parse-microagent';
 import { httpError } from '../../http/errors';
 import type { GitProviderClient } from './git-provider-client';
 

@@ -17,8 +17,8 @@ import {
   VscodeUrlBody,
   WebHostsBody,
 } from '../../../shared/api/workspace';
-import { loadMicroagents, userMicroagentDirs } from '../../agent/microagents/load-microagents';
-import { microagentListing } from '../../agent/microagents/microagent-listing';
+import { loadMicroagents, userMicroagentDirs } from '../../microagents/load-microagents';
+import { microagentListing } from '../../microagents/microagent-listing';
 import type { ServiceContext } from '../../context';
 import type { ConversationService } from '../../conversations/conversation-service';
 import { resolveInWorkspace, WorkspaceAccess } from '../../conversations/workspace-access';

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import { TrueBody } from '../../../shared/api/common';
 import {
+  ConversationConfigBody,
   ConversationCreateRequest,
   ConversationInfo,
   ConversationList,
@@ -10,6 +11,7 @@ import {
   EventsQuery,
   MessageRequest,
   RenameRequest,
+  TrajectoryBody,
   StartRequest,
   UserActionRequest,
 } from '../../../shared/api/conversations';
@@ -78,7 +80,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
       params: ConversationPath,
       body: RenameRequest,
       responses: {
-        200: { description: 'Renamed', schema: z.literal(true) },
+        200: { description: 'Renamed', schema: TrueBody },
         404: NOT_FOUND,
         422: { description: 'Invalid title', schema: ValidationErrorBody },
       },
@@ -93,7 +95,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
       tag: 'conversations',
       summary: 'Delete a conversation with its events and its sandbox',
       params: ConversationPath,
-      responses: { 200: { description: 'Deleted', schema: z.literal(true) }, 404: NOT_FOUND },
+      responses: { 200: { description: 'Deleted', schema: TrueBody }, 404: NOT_FOUND },
       handler: async ({ params }) => {
         await conversations.delete(params.id);
         return true;
@@ -210,7 +212,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
       responses: {
         200: {
           description: 'Ids',
-          schema: z.object({ runtime_id: z.string().nullable(), session_id: z.string() }),
+          schema: ConversationConfigBody,
         },
         404: NOT_FOUND,
       },
@@ -228,7 +230,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
       responses: {
         200: {
           description: 'The trajectory',
-          schema: z.object({ trajectory: z.array(z.record(z.string(), z.unknown())) }),
+          schema: TrajectoryBody,
         },
         404: NOT_FOUND,
       },

@@ -1,20 +1,20 @@
-import { z } from 'zod';
 import { DetailBody, ValidationErrorBody } from '../../../shared/api/errors';
+import { NameList } from '../../../shared/api/common';
 import {
-  Branch,
+  BranchList,
   BranchPage,
   GitUser,
   InstallationsQuery,
   MicroagentContent,
   MicroagentContentQuery,
-  MicroagentSummary,
+  MicroagentSummaryList,
   MicroagentsPath,
   RepositoriesQuery,
-  Repository,
+  RepositoryList,
   RepositoryBranchesQuery,
   SearchBranchesQuery,
   SearchRepositoriesQuery,
-  SuggestedTaskItem,
+  SuggestedTaskList,
 } from '../../../shared/api/git';
 import type { ServiceContext } from '../../context';
 import { httpError } from '../../http/errors';
@@ -48,7 +48,7 @@ export function gitRoutes(ctx: ServiceContext): RouteSpec[] {
       tag: 'git',
       summary: 'GitHub app installation ids or Bitbucket workspace slugs',
       query: InstallationsQuery,
-      responses: { 200: { description: 'Installations', schema: z.array(z.string()) }, ...PROVIDER_ERRORS },
+      responses: { 200: { description: 'Installations', schema: NameList }, ...PROVIDER_ERRORS },
       handler: async ({ query }) => {
         const client = await clients.client(query.provider);
         if (!client.installations) {
@@ -63,7 +63,7 @@ export function gitRoutes(ctx: ServiceContext): RouteSpec[] {
       tag: 'git',
       summary: "One page of the selected provider's repositories, else every provider's (merged)",
       query: RepositoriesQuery,
-      responses: { 200: { description: 'Repositories', schema: z.array(Repository) }, ...PROVIDER_ERRORS },
+      responses: { 200: { description: 'Repositories', schema: RepositoryList }, ...PROVIDER_ERRORS },
       handler: async ({ query }) => {
         if (query.selected_provider) {
           const client = await clients.client(query.selected_provider);
@@ -93,7 +93,7 @@ export function gitRoutes(ctx: ServiceContext): RouteSpec[] {
       tag: 'git',
       summary: "Search the user's repositories (a repository URL finds that repository)",
       query: SearchRepositoriesQuery,
-      responses: { 200: { description: 'Repositories', schema: z.array(Repository) }, ...PROVIDER_ERRORS },
+      responses: { 200: { description: 'Repositories', schema: RepositoryList }, ...PROVIDER_ERRORS },
       handler: async ({ query }) => {
         const search = { query: query.query, perPage: query.per_page, sort: query.sort, order: query.order };
         const candidates = await clients.candidates(query.selected_provider);
@@ -108,7 +108,7 @@ export function gitRoutes(ctx: ServiceContext): RouteSpec[] {
       summary: "A repository's branches whose name contains the query",
       query: SearchBranchesQuery,
       responses: {
-        200: { description: 'Branches', schema: z.array(Branch) },
+        200: { description: 'Branches', schema: BranchList },
         404: REPOSITORY_NOT_FOUND,
         ...PROVIDER_ERRORS,
       },
@@ -123,7 +123,7 @@ export function gitRoutes(ctx: ServiceContext): RouteSpec[] {
       tag: 'git',
       summary: 'Open pull requests that need work and assigned issues, from every connected provider',
       responses: {
-        200: { description: 'Suggested tasks', schema: z.array(SuggestedTaskItem) },
+        200: { description: 'Suggested tasks', schema: SuggestedTaskList },
         ...PROVIDER_ERRORS,
       },
       handler: async () => {
@@ -155,7 +155,7 @@ export function gitRoutes(ctx: ServiceContext): RouteSpec[] {
       summary: "A repository's microagents (.cursorrules and the microagents folder), without content",
       params: MicroagentsPath,
       responses: {
-        200: { description: 'Microagents', schema: z.array(MicroagentSummary) },
+        200: { description: 'Microagents', schema: MicroagentSummaryList },
         404: REPOSITORY_NOT_FOUND,
         ...PROVIDER_ERRORS,
       },

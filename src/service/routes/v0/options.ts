@@ -1,11 +1,9 @@
-import { z } from 'zod';
+import { NameList } from '../../../shared/api/common';
 import { ConfigOptions } from '../../../shared/api/server';
 import { AGENTS, SECURITY_ANALYZERS } from '../../../shared/api/settings';
 import { listModels } from '../../agent/llm/model-catalog';
 import type { ServiceContext } from '../../context';
 import { defineRoute, type RouteSpec } from '../../http/routes';
-
-const StringList = z.array(z.string());
 
 export function optionsRoutes(ctx: ServiceContext): RouteSpec[] {
   return [
@@ -14,7 +12,7 @@ export function optionsRoutes(ctx: ServiceContext): RouteSpec[] {
       path: '/api/options/models',
       tag: 'options',
       summary: 'Models: curated ones plus those local and configured servers report',
-      responses: { 200: { description: 'Sorted unique model names', schema: StringList } },
+      responses: { 200: { description: 'Sorted unique model names', schema: NameList } },
       handler: () => listModels(ctx.settings.stored() ?? {}),
     }),
     defineRoute({
@@ -22,7 +20,7 @@ export function optionsRoutes(ctx: ServiceContext): RouteSpec[] {
       path: '/api/options/agents',
       tag: 'options',
       summary: 'Agent classes',
-      responses: { 200: { description: 'Agent names', schema: StringList } },
+      responses: { 200: { description: 'Agent names', schema: NameList } },
       handler: () => [...AGENTS],
     }),
     defineRoute({
@@ -30,7 +28,7 @@ export function optionsRoutes(ctx: ServiceContext): RouteSpec[] {
       path: '/api/options/security-analyzers',
       tag: 'options',
       summary: 'Security analyzers',
-      responses: { 200: { description: 'Analyzer names', schema: StringList } },
+      responses: { 200: { description: 'Analyzer names', schema: NameList } },
       handler: () => [...SECURITY_ANALYZERS],
     }),
     defineRoute({

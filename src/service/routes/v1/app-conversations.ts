@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import {
   AppConversation,
+  AppConversationBatch,
+  AppConversationPage,
   AppConversationSearchQuery,
   AppConversationStartRequest,
   AppConversationStartTask,
+  AppConversationStartTaskBatch,
+  AppConversationStartTaskPage,
   StartTaskSearchQuery,
 } from '../../../shared/api/app-conversations';
+import { Count } from '../../../shared/api/common';
 import { DetailBody, ValidationErrorBody } from '../../../shared/api/errors';
 import { repeatedIds } from '../../../shared/api/fields';
 import type { AppConversations } from '../../conversations/app-conversations';
@@ -16,8 +21,6 @@ const INVALID = { description: 'Invalid request', schema: ValidationErrorBody };
 const Ids = z.object({ ids: repeatedIds() });
 const CountQuery = AppConversationSearchQuery.omit({ sort_order: true, page_id: true, limit: true });
 const TaskCountQuery = StartTaskSearchQuery.pick({ conversation_id__eq: true, created_at__gte: true });
-const Page = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), next_page_id: z.string().nullable() });
 
 /** V1 app conversations and their start tasks (api-contract §10). */
 export function appConversationRoutes(app: AppConversations): RouteSpec[] {
@@ -70,7 +73,7 @@ export function appConversationRoutes(app: AppConversations): RouteSpec[] {
       tag: 'v1',
       summary: 'Search app conversations',
       query: AppConversationSearchQuery,
-      responses: { 200: { description: 'A page', schema: Page(AppConversation) }, 422: INVALID },
+      responses: { 200: { description: 'A page', schema: AppConversationPage }, 422: INVALID },
       handler: ({ query }) => app.search(query),
     }),
     defineRoute({
@@ -79,7 +82,7 @@ export function appConversationRoutes(app: AppConversations): RouteSpec[] {
       tag: 'v1',
       summary: 'Count app conversations',
       query: CountQuery,
-      responses: { 200: { description: 'The count', schema: z.number().int() }, 422: INVALID },
+      responses: { 200: { description: 'The count', schema: Count }, 422: INVALID },
       handler: ({ query }) => app.count(query),
     }),
     defineRoute({
@@ -88,7 +91,7 @@ export function appConversationRoutes(app: AppConversations): RouteSpec[] {
       tag: 'v1',
       summary: 'Search start tasks',
       query: StartTaskSearchQuery,
-      responses: { 200: { description: 'A page', schema: Page(AppConversationStartTask) }, 422: INVALID },
+      responses: { 200: { description: 'A page', schema: AppConversationStartTaskPage }, 422: INVALID },
       handler: ({ query }) => app.searchTasks(query),
     }),
     defineRoute({
@@ -97,7 +100,7 @@ export function appConversationRoutes(app: AppConversations): RouteSpec[] {
       tag: 'v1',
       summary: 'Count start tasks',
       query: TaskCountQuery,
-      responses: { 200: { description: 'The count', schema: z.number().int() }, 422: INVALID },
+      responses: { 200: { description: 'The count', schema: Count }, 422: INVALID },
       handler: ({ query }) => app.countTasks(query),
     }),
     defineRoute({
@@ -109,7 +112,7 @@ export function appConversationRoutes(app: AppConversations): RouteSpec[] {
       responses: {
         200: {
           description: 'Tasks aligned with the ids',
-          schema: z.array(AppConversationStartTask.nullable()),
+          schema: AppConversationStartTaskBatch,
         },
         422: INVALID,
       },
@@ -124,7 +127,7 @@ export function appConversationRoutes(app: AppConversations): RouteSpec[] {
       responses: {
         200: {
           description: 'Conversations aligned with the ids',
-          schema: z.array(AppConversation.nullable()),
+          schema: AppConversationBatch,
         },
         422: INVALID,
       },

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { ValidationErrorBody } from '../../../shared/api/errors';
+import { Count } from '../../../shared/api/common';
 import { pageLimit, repeatedIds } from '../../../shared/api/fields';
+import { V1_EVENT_KINDS, V1EventBatch, V1EventPage } from '../../../shared/api/v1-events';
 import { utcIso } from '../../conversations/app-conversations';
 import { decodeCursor, encodeCursor } from '../../http/page-cursor';
 import { defineRoute, type RouteSpec } from '../../http/routes';
-import { getV1Event, searchV1Events, V1_EVENT_KINDS } from '../../events/v1-events';
+import { getV1Event, searchV1Events } from '../../events/v1-events';
 import type { Db } from '../../storage/database';
 
 const datetime = z.iso.datetime({ offset: true, local: true });
@@ -18,14 +20,6 @@ const SearchQuery = Filters.extend({
   sort_order: z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']).default('TIMESTAMP'),
   page_id: z.string().optional(),
   limit: pageLimit(100),
-});
-const V1EventSchema = z.object({
-  id: z.string(),
-  kind: z.enum(V1_EVENT_KINDS),
-  timestamp: z.string(),
-  source: z.string(),
-  conversation_id: z.string(),
-  v0: z.record(z.string(), z.unknown()),
 });
 const INVALID = { description: 'Invalid query', schema: ValidationErrorBody };
 
@@ -51,7 +45,7 @@ export function v1EventRoutes(db: Db): RouteSpec[] {
       responses: {
         200: {
           description: 'A page',
-          schema: z.object({ items: z.array(V1EventSchema), next_page_id: z.string().nullable() }),
+          schema: V1EventPage,
         },
         422: INVALID,
       },
@@ -71,7 +65,7 @@ export function v1EventRoutes(db: Db): RouteSpec[] {
       tag: 'v1',
       summary: 'Count events',
       query: Filters,
-      responses: { 200: { description: 'The count', schema: z.number().int() }, 422: INVALID },
+      responses: { 200: { description: 'The count', schema: Count }, 422: INVALID },
       handler: ({ query }) => search(db, query).length,
     }),
     defineRoute({
@@ -81,7 +75,7 @@ export function v1EventRoutes(db: Db): RouteSpec[] {
       summary: 'Events by `<conversation id>:<event id>` (null for unknown ids)',
       query: z.object({ id: repeatedIds() }),
       responses: {
-        200: { description: 'Events aligned with the ids', schema: z.array(V1EventSchema.nullable()) },
+        200: { description: 'Events aligned with the ids', schema: V1EventBatch },
         422: INVALID,
       },
       handler: ({ query }) => query.id.map((id) => getV1Event(db, id)),

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { ValidationErrorBody } from '../../../shared/api/errors';
 import {
+  SandboxSpecBatch,
   SandboxSpecBatchQuery,
-  SandboxSpecInfo,
   SandboxSpecPage,
   SandboxSpecSearchQuery,
 } from '../../../shared/api/sandbox-specs';
@@ -31,7 +30,7 @@ export function sandboxSpecsRoutes(ctx: ServiceContext): RouteSpec[] {
       summary: 'Get sandbox specs by id (null for each unknown id)',
       query: SandboxSpecBatchQuery,
       responses: {
-        200: { description: 'Specs aligned with the ids', schema: z.array(SandboxSpecInfo.nullable()) },
+        200: { description: 'Specs aligned with the ids', schema: SandboxSpecBatch },
         422: { description: 'Invalid request', schema: ValidationErrorBody },
       },
       handler: ({ query }) =>

@@ -2,13 +2,13 @@ import { DetailBody, SuccessBody, ValidationErrorBody } from '../../../shared/ap
 import {
   CreateSandboxBody,
   CreateSandboxQuery,
+  SandboxBatch,
   SandboxBatchQuery,
   SandboxIdParams,
   SandboxInfo,
   SandboxPage,
   SandboxSearchQuery,
 } from '../../../shared/api/sandboxes';
-import { z } from 'zod';
 import type { ServiceContext } from '../../context';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 import { ValidationFailed } from '../../http/validation';
@@ -59,7 +59,7 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
       summary: 'Get sandboxes by id (null for each unknown id)',
       query: SandboxBatchQuery,
       responses: {
-        200: { description: 'Sandboxes aligned with the ids', schema: z.array(SandboxInfo.nullable()) },
+        200: { description: 'Sandboxes aligned with the ids', schema: SandboxBatch },
         422: INVALID,
       },
       handler: ({ query }) => query.id.map((id) => ctx.sandboxes.find(id)),

@@ -1,4 +1,4 @@
-import type { Microagent } from './microagent';
+import type { Microagent } from '../../src/service/microagents/microagent';
 
 /** A microagent for tests, repo type unless triggers say otherwise. */
 export function microagent(name: string, content: string, triggers: string[] = []): Microagent {

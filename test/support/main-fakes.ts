@@ -1,5 +1,5 @@
-import type { InvokeEvent, IpcMainLike } from './connection-ipc';
-import type { MainLog } from './main-log';
+import type { InvokeEvent, IpcMainLike } from '../../src/main/connection-ipc';
+import type { MainLog } from '../../src/main/main-log';
 
 export interface LogEntry {
   level: 'info' | 'warn' | 'error';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { microagentListing } from './microagent-listing';
 import { parseMicroagent } from './parse-microagent';
-import { microagent } from './test-microagents';
+import { microagent } from '../../../test/support/microagents';
 
 describe('microagentListing', () => {
   it('gives the GET /microagents shape, listing tasks as knowledge', () => {

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalSandboxFiles } from '../sandbox/files/local-files';
-import { localRealpath } from '../sandbox/process/local-realpath';
-import { processExec } from '../sandbox/process/process-exec';
-import type { ConversationWorkspace } from './workspace-access';
+import { LocalSandboxFiles } from '../../src/service/sandbox/files/local-files';
+import { localRealpath } from '../../src/service/sandbox/process/local-realpath';
+import { processExec } from '../../src/service/sandbox/process/process-exec';
+import type { ConversationWorkspace } from '../../src/service/conversations/workspace-access';
 
 /** A workspace on this machine, as a process sandbox has: `<tmp>/project`, with a shell to arrange it. */
 export interface LocalWorkspace extends ConversationWorkspace {

@@ -1,4 +1,4 @@
-import type { V0Event } from '../../../shared/api/events';
+import type { V0Event } from '../../shared/api/events';
 import { renderExtraInfo, triggeredKnowledge } from './knowledge-match';
 import type { Microagent } from './microagent';
 import { recallExtras, type MicroagentKnowledge, type RecallContent } from './recall-extras';

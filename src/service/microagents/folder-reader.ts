@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { SandboxFileError, type FileInfo, type SandboxFiles } from '../../sandbox/files/sandbox-files';
+import { SandboxFileError, type FileInfo, type SandboxFiles } from '../sandbox/files/sandbox-files';
 
 export interface FolderEntry {
   name: string;

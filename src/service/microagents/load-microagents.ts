@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { SandboxFiles } from '../../sandbox/files/sandbox-files';
+import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import { BUILTIN_MICROAGENT_FILES } from './builtin-microagents';
 import { hostFolders, sandboxFolders, type FolderReader } from './folder-reader';
 import type { Microagent } from './microagent';

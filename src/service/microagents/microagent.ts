@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { MCPStdioServer } from '../../../shared/api/mcp';
+import type { MCPStdioServer } from '../../shared/api/mcp';
 
 /** repo: always in context; knowledge: recalled when a trigger appears in a user message; task: knowledge with inputs. */
 export type MicroagentType = 'repo' | 'knowledge' | 'task';

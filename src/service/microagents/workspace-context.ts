@@ -1,4 +1,4 @@
-import type { CustomSecretInfo } from '../../../shared/api/secrets';
+import type { CustomSecretInfo } from '../../shared/api/secrets';
 import { renderExtraInfo, triggeredKnowledge } from './knowledge-match';
 import type { Microagent } from './microagent';
 import { recallExtras, type RecallContent } from './recall-extras';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { V0Event } from '../../../shared/api/events';
+import type { V0Event } from '../../shared/api/events';
 import { knowledgeInView, recallKnowledge } from './knowledge-recall';
 import { parseMicroagent } from './parse-microagent';
-import { microagent } from './test-microagents';
+import { microagent } from '../../../test/support/microagents';
 
 const microagents = [
   microagent('repo', 'Always on.'),

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalSandboxFiles } from '../../sandbox/files/local-files';
+import { LocalSandboxFiles } from '../sandbox/files/local-files';
 import { hostFolders } from './folder-reader';
 import { MAX_MICROAGENT_FILE_BYTES, loadMicroagents, userMicroagentDirs } from './load-microagents';
 import type { Microagent } from './microagent';

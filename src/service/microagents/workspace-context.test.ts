@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REPOSITORY_INSTRUCTIONS_MAX_CHARS } from './repository-instructions';
-import { microagent } from './test-microagents';
+import { microagent } from '../../../test/support/microagents';
 import { renderWorkspaceContext, type WorkspaceContextInput } from './workspace-context';
 
 const base: WorkspaceContextInput = {

@@ -1,7 +1,12 @@
-import type { NewEvent, V0Event } from '../../../shared/api/events';
-import { agentStateChanged, systemAction, userMessage, recallObservation } from '../agent-events';
-import type { CallMetadata } from '../message-builder';
-import { executeBashTool } from '../tools/execute-bash';
+import type { NewEvent, V0Event } from '../../src/shared/api/events';
+import {
+  agentStateChanged,
+  systemAction,
+  userMessage,
+  recallObservation,
+} from '../../src/service/agent/agent-events';
+import type { CallMetadata } from '../../src/service/agent/call-metadata';
+import { executeBashTool } from '../../src/service/agent/tools/execute-bash';
 
 /** Where test events go: an in-memory list or a real event log. */
 export type AppendEvent = (event: NewEvent) => V0Event;

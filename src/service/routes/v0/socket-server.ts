@@ -1,13 +1,13 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { UserActionRequest } from '../../shared/api/conversations';
-import type { V0Event } from '../../shared/api/events';
-import type { ConversationService } from '../conversations/conversation-service';
-import type { KeyGate } from '../http/key-gate';
-import { fromOwnPage, isAllowedOrigin, type OriginPolicy } from '../http/security';
-import type { EventLog } from './event-log';
+import { UserActionRequest } from '../../../shared/api/conversations';
+import type { V0Event } from '../../../shared/api/events';
+import type { ConversationService } from '../../conversations/conversation-service';
+import type { KeyGate } from '../../http/key-gate';
+import { fromOwnPage, isAllowedOrigin, type OriginPolicy } from '../../http/security';
+import type { EventLog } from '../../events/event-log';
+import { MAX_QUEUED_BYTES } from '../../events/sse-stream';
 import { drained, queuedBytes } from './socket-backlog';
-import { MAX_QUEUED_BYTES } from './sse-stream';
 
 const MAX_SOCKETS_PER_CONVERSATION = 16;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MCPStdioServer } from '../../../shared/api/mcp';
+import { MCPStdioServer } from '../../shared/api/mcp';
 import { splitFrontmatter } from './frontmatter';
 import type { Microagent } from './microagent';
 
