@@ -3,6 +3,7 @@ import type { AgentState } from './agent-events';
 import type { LlmToolCall } from './llm/llm-types';
 import type { CallMetadata } from './call-metadata';
 import type { ReplayProgress } from './replay';
+import type { BudgetState } from './step-budget';
 
 /** A model call waiting its turn (or the user's confirmation), as the loop keeps it. */
 export interface SavedCall {
@@ -18,15 +19,8 @@ export interface SavedConfirmation extends SavedCall {
 }
 
 /** What the agent loop needs to go on after a service restart (agent-behaviour §2.3, §2.7). */
-export interface SavedAgentState {
+export interface SavedAgentState extends BudgetState {
   state: AgentState;
-  iterations: number;
-  iterationLimit: number;
-  budgetLimit: number | null;
-  cost: number;
-  costKnown: boolean;
-  promptTokens: number;
-  completionTokens: number;
   queue: SavedCall[];
   pending: SavedConfirmation | null;
   recalled: boolean;

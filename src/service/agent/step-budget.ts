@@ -1,9 +1,9 @@
 import type { LlmResponse } from './llm/llm-types';
 
-/** What the budget of a conversation's agent is: counted so far and the limits (kept across restarts). */
 /** How many steps an agent may take per task when the settings do not say. */
 export const DEFAULT_MAX_ITERATIONS = 500;
 
+/** What the budget of a conversation's agent is: counted so far and the limits (kept across restarts). */
 export interface BudgetState {
   iterations: number;
   iterationLimit: number;
