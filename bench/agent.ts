@@ -30,11 +30,7 @@ import {
   type ExecuteRequest,
   type ShellResult,
 } from '../src/service/sandbox/shell/shell-session';
-import {
-  dockerUnavailableReason,
-  removeContainer,
-  startTestContainer,
-} from '../src/service/sandbox/shell/test-sandboxes';
+import { dockerUnavailableReason, removeContainer, startTestContainer } from '../test/support/test-sandboxes';
 import { openDatabase } from '../src/service/storage/database';
 import { tempDataDir } from '../test/support/service';
 import { blankConversation } from '../test/support/conversation-records';

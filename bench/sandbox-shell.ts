@@ -8,11 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { PassThrough } from 'node:stream';
 import { DockerShellTransport } from '../src/service/sandbox/shell/docker-transport';
 import { ShellSession } from '../src/service/sandbox/shell/shell-session';
-import {
-  dockerUnavailableReason,
-  removeContainer,
-  startTestContainer,
-} from '../src/service/sandbox/shell/test-sandboxes';
+import { dockerUnavailableReason, removeContainer, startTestContainer } from '../test/support/test-sandboxes';
 
 const COMMANDS = 200;
 const REQUIRED_SPEEDUP = 3;

@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_EXECUTED_REJECTED, REJECTED_TEXT } from '../../src/service/agent/agent-loop';
-import { dockerUnavailableReason } from '../../src/service/sandbox/shell/test-sandboxes';
+import { dockerUnavailableReason } from '../support/test-sandboxes';
 import {
   AgentHarness,
   HARNESS_SECRET as SECRET,

@@ -8,11 +8,7 @@ import { loadMicroagents, type LoadedMicroagents } from '../../src/service/micro
 import { renderWorkspaceContext } from '../../src/service/microagents/workspace-context';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
-import {
-  dockerUnavailableReason,
-  removeContainer,
-  startTestContainer,
-} from '../../src/service/sandbox/shell/test-sandboxes';
+import { dockerUnavailableReason, removeContainer, startTestContainer } from '../support/test-sandboxes';
 
 const docker = new Docker();
 const unavailable = await dockerUnavailableReason(docker);

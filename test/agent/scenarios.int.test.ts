@@ -5,7 +5,7 @@ import { PriceTable } from '../../src/service/agent/llm/prices';
 import { STUCK_REASON } from '../../src/service/agent/stuck-detector';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { completedSuffix, noChangeSuffix, STOPPED_SUFFIX } from '../../src/service/sandbox/shell/messages';
-import { dockerUnavailableReason } from '../../src/service/sandbox/shell/test-sandboxes';
+import { dockerUnavailableReason } from '../support/test-sandboxes';
 import { AgentHarness, observationsOf } from '../support/agent-harness';
 
 const docker = new Docker();

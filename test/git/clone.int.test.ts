@@ -8,7 +8,7 @@ import { cloneRepository, initEmptyWorkspace, type CloneOptions } from '../../sr
 import { gitSandbox, type GitSandbox } from '../../src/service/git/git-sandbox';
 import { DockerWorkspace } from '../../src/service/sandbox/docker/docker-workspace';
 import { ProcessWorkspace } from '../../src/service/sandbox/process/process-workspace';
-import { dockerUnavailableReason, SANDBOX_IMAGE } from '../../src/service/sandbox/shell/test-sandboxes';
+import { dockerUnavailableReason, SANDBOX_IMAGE } from '../support/test-sandboxes';
 import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server';
 import { freePort } from '../support/ports';
 

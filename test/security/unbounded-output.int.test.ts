@@ -10,11 +10,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE as MAX_MCP_LINE } from '@modelcontextprot
 import { DockerExecTransport } from '../../src/service/sandbox/docker/docker-mcp-transport';
 import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files';
 import { LocalSandboxFiles } from '../../src/service/sandbox/files/local-files';
-import {
-  dockerUnavailableReason,
-  removeContainer,
-  startTestContainer,
-} from '../../src/service/sandbox/shell/test-sandboxes';
+import { dockerUnavailableReason, removeContainer, startTestContainer } from '../support/test-sandboxes';
 
 /** A command printing far more than the service keeps, on stdout and on stderr. */
 const FLOOD = `head -c ${MAX_COMMAND_OUTPUT_BYTES + 1024 * 1024} /dev/zero | tr '\\0' x; head -c ${MAX_COMMAND_OUTPUT_BYTES + 1024 * 1024} /dev/zero | tr '\\0' y >&2`;

@@ -15,7 +15,7 @@ import { DockerSandboxFiles } from '../../src/service/sandbox/files/docker-files
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { DockerShellTransport } from '../../src/service/sandbox/shell/docker-transport';
 import { ShellSession } from '../../src/service/sandbox/shell/shell-session';
-import { removeContainer, startTestContainer } from '../../src/service/sandbox/shell/test-sandboxes';
+import { removeContainer, startTestContainer } from './test-sandboxes';
 import { openDatabase, type Db } from '../../src/service/storage/database';
 import { tempDataDir } from './service';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedStep } from './scripted-llm';

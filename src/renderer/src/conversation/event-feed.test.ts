@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { V0Event } from '../../../shared/api/events';
 import { ApiError } from '../api/api-error';
 import { followEvents, type EventPage, type FeedMode, type StreamSource } from './event-feed';
-import { event } from './test-events';
+import { event } from '../../../../test/support/test-events';
 
 class FakeStream implements StreamSource {
   readyState = 0;

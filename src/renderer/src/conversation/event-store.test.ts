@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventStore } from './event-store';
-import { event } from './test-events';
+import { event } from '../../../../test/support/test-events';
 
 function manualStore() {
   const flushes: (() => void)[] = [];

@@ -9,7 +9,7 @@ import {
   TimelineBuilder,
   type TimelineRow,
 } from './timeline';
-import { event, stateChanged } from './test-events';
+import { event, stateChanged } from '../../../../test/support/test-events';
 
 const call = (id: string) => ({ tool_call_id: id, function_name: 'execute_bash' });
 

@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tar from 'tar-stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { dockerUnavailableReason, removeContainer, startTestContainer } from '../shell/test-sandboxes';
+import {
+  dockerUnavailableReason,
+  removeContainer,
+  startTestContainer,
+} from '../../../../test/support/test-sandboxes';
 import { dockerExec } from '../docker/docker-exec';
 import { DockerSandboxFiles } from './docker-files';
 import { LocalSandboxFiles } from './local-files';

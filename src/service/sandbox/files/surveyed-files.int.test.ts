@@ -1,6 +1,10 @@
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerUnavailableReason, removeContainer, startTestContainer } from '../shell/test-sandboxes';
+import {
+  dockerUnavailableReason,
+  removeContainer,
+  startTestContainer,
+} from '../../../../test/support/test-sandboxes';
 import { dockerExec } from '../docker/docker-exec';
 import { DockerSandboxFiles } from './docker-files';
 import type { FileSurvey, SurveyRoot } from './sandbox-files';

@@ -23,7 +23,11 @@ import {
 import { ProcessShellTransport } from './process-transport';
 import { processTree } from './process-tree';
 import { ShellSession, observationText, type ShellSessionOptions } from './shell-session';
-import { dockerUnavailableReason, removeContainer, startTestContainer } from './test-sandboxes';
+import {
+  dockerUnavailableReason,
+  removeContainer,
+  startTestContainer,
+} from '../../../../test/support/test-sandboxes';
 import type { ShellTransport } from './transport';
 
 interface Sandbox {

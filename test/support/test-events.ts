@@ -1,4 +1,4 @@
-import type { V0Event } from '../../../shared/api/events';
+import type { V0Event } from '../../src/shared/api/events';
 
 const STAMP = '2025-11-28T16:16:34.123Z';
 
