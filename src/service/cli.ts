@@ -84,7 +84,7 @@ async function printKey(values: { 'data-dir'?: string }, env: CliEnvironment): P
 async function doctor(values: { 'data-dir'?: string }, env: CliEnvironment): Promise<void> {
   const dataDir = dataDirOf(values, env);
   const store = await openSecretStore(env.secretsBackend, dataDir, quietLogger());
-  const docker = await new DockerConnection().check();
+  const docker = await new DockerConnection({ env: env.environment }).check();
   const status = store.status;
   console.log(`Data folder: ${dataDir}`);
   console.log(

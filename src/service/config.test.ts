@@ -64,6 +64,13 @@ describe('resolveServiceConfig', () => {
     expect(config.limits).toMatchObject({ idleSeconds: 0, mcpCallTimeoutSeconds: null });
   });
 
+  it('keeps a copy of the environment for the sandbox layer, read at start', () => {
+    const env: NodeJS.ProcessEnv = { DOCKHAND_SANDBOX_IMAGE: 'img', DOCKER_HOST: 'unix:///x.sock' };
+    const config = resolveServiceConfig({ dataDir: '/data' }, env);
+    env.DOCKHAND_SANDBOX_IMAGE = 'changed later';
+    expect(config.environment).toEqual({ DOCKHAND_SANDBOX_IMAGE: 'img', DOCKER_HOST: 'unix:///x.sock' });
+  });
+
   it('stops the start on a malformed variable it needs', () => {
     expect(() => resolveServiceConfig({ dataDir: '/data' }, { DOCKHAND_RATE_LIMIT: '0' })).toThrow(
       /DOCKHAND_RATE_LIMIT/,
@@ -73,17 +80,17 @@ describe('resolveServiceConfig', () => {
 
 describe('cliEnvironment', () => {
   it('reads the data folder, port, secrets backend and session key', () => {
-    expect(
-      cliEnvironment({
-        DOCKHAND_DATA_DIR: '/tmp/dockhand-data',
-        DOCKHAND_PORT: '4000',
-        DOCKHAND_SESSION_API_KEY: 'k',
-      }),
-    ).toEqual({
+    const env = {
+      DOCKHAND_DATA_DIR: '/tmp/dockhand-data',
+      DOCKHAND_PORT: '4000',
+      DOCKHAND_SESSION_API_KEY: 'k',
+    };
+    expect(cliEnvironment(env)).toEqual({
       dataDir: '/tmp/dockhand-data',
       port: '4000',
       secretsBackend: 'keychain',
       sessionApiKey: 'k',
+      environment: env,
     });
   });
 });

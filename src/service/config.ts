@@ -63,6 +63,12 @@ export interface ResolvedServiceConfig extends ServiceConfig {
   rateLimitPerSecond: number;
   allowedOrigins: string[];
   limits: ConversationLimits;
+  /**
+   * A copy of the environment as it was when the service started, for the sandbox layer, which reads it whole:
+   * DOCKHAND_SANDBOX_*, the engine address (DOCKER_HOST, DOCKER_CONTEXT...) and the host PATH, HOME and locale
+   * of process sandboxes.
+   */
+  environment: NodeJS.ProcessEnv;
 }
 
 /** Where secrets live when no store is passed: DOCKHAND_SECRETS=file, else the OS keychain. */
@@ -111,6 +117,7 @@ export function resolveServiceConfig(
           ? timeoutOverrideFromEnv(env)
           : limits.mcpCallTimeoutSeconds,
     },
+    environment: { ...env },
   };
 }
 
@@ -122,6 +129,8 @@ export interface CliEnvironment {
   port: string | undefined;
   secretsBackend: PersistentSecretBackend;
   sessionApiKey: string | undefined;
+  /** A copy of the whole environment, for `dockhand doctor`'s Docker check (DOCKER_HOST, the docker context, PATH). */
+  environment: NodeJS.ProcessEnv;
 }
 
 export function cliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnvironment {
@@ -130,6 +139,7 @@ export function cliEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnviron
     port: env.DOCKHAND_PORT,
     secretsBackend: secretsBackend(env),
     sessionApiKey: env.DOCKHAND_SESSION_API_KEY,
+    environment: { ...env },
   };
 }
 

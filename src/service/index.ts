@@ -97,6 +97,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     version: VERSION,
     startedAt,
     readAheadRoots,
+    environment: config.environment,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
   });

@@ -30,7 +30,7 @@ describe.skipIf(skip !== null)('the Docker engine stops mid-conversation', () =>
       channels: [{ marker: '[dockhand:title]', step: { text: 'Docker title' } }],
     });
     const endpoint = resolveDockerEndpoint(machineEnvironment({ DOCKER_HOST: dockerd.host }));
-    service = await startSandboxService({ docker: new DockerConnection({ endpoint }) });
+    service = await startSandboxService({ docker: new DockerConnection({ env: process.env, endpoint }) });
   });
 
   afterAll(async () => {

@@ -26,7 +26,7 @@ if (!canSwitchUser) {
 
 function brokenDocker(): DockerConnection {
   const endpoint = resolveDockerEndpoint(machineEnvironment({ DOCKER_HOST: 'unix:///nonexistent.sock' }));
-  return new DockerConnection({ endpoint });
+  return new DockerConnection({ env: process.env, endpoint });
 }
 
 interface ServerInfoDocker {

@@ -36,7 +36,7 @@ if (!skip && !baseCached)
   );
 
 describe.skipIf(skip !== null)('Dockhand’s own image stands in for one that cannot be pulled', () => {
-  const connection = new DockerConnection();
+  const connection = new DockerConnection({ env: process.env });
   const signal = new AbortController().signal;
   const created: string[] = [];
   let unpullable: string;

@@ -40,7 +40,7 @@ function unreachableDocker(): DockerConnection {
   const endpoint = resolveDockerEndpoint(
     machineEnvironment({ DOCKER_HOST: 'unix:///nonexistent/docker.sock' }),
   );
-  return new DockerConnection({ endpoint });
+  return new DockerConnection({ env: process.env, endpoint });
 }
 
 function allHostsTo(providers: FakeGitProviders): ProviderApiBase {

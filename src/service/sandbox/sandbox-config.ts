@@ -47,11 +47,11 @@ function wholeNumber(name: string, value: string | undefined, unit: string): num
 const seconds = (name: string, value: string | undefined) => wholeNumber(name, value, ' of seconds');
 const count = (name: string, value: string | undefined) => wholeNumber(name, value, '');
 
-/** The sandbox configuration: explicit options first, then the environment, then the defaults. */
-export function resolveSandboxConfig(
-  options: Partial<SandboxConfig> = {},
-  env: NodeJS.ProcessEnv = process.env,
-): SandboxConfig {
+/**
+ * The sandbox configuration: explicit options first, then the environment (the service's, as config.ts read
+ * it and passed it down), then the defaults.
+ */
+export function resolveSandboxConfig(options: Partial<SandboxConfig>, env: NodeJS.ProcessEnv): SandboxConfig {
   return {
     provider:
       options.provider ??

@@ -4,6 +4,7 @@ import type { Db } from '../storage/database';
 import { DockerImages } from './docker/docker-images';
 import { DockerSandboxProvider, type ReadAheadRoots } from './docker/docker-provider';
 import { DockerConnection } from './docker/docker-status';
+import { hostBaseEnvironment } from './process/host-environment';
 import { SandboxProcesses } from './process/sandbox-processes';
 import { ProcessSandboxProvider } from './process/process-provider';
 import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
@@ -22,6 +23,8 @@ export interface SandboxLayerOptions {
   logger: Logger;
   version: string;
   startedAt: Date;
+  /** The service's environment (config.ts reads it): DOCKHAND_SANDBOX_*, the engine address, the host PATH/HOME. */
+  environment: NodeJS.ProcessEnv;
   docker?: DockerConnection;
   config?: Partial<SandboxConfig>;
   /** What a new sandbox's first probe reads ahead for the start pipeline (nothing when not given). */
@@ -39,8 +42,8 @@ export interface SandboxLayer {
 /** Builds the sandbox service with both providers, the specs and the Docker connection. */
 export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
   const { logger } = options;
-  const config = resolveSandboxConfig(options.config);
-  const docker = options.docker ?? new DockerConnection();
+  const config = resolveSandboxConfig(options.config ?? {}, options.environment);
+  const docker = options.docker ?? new DockerConnection({ env: options.environment });
   const store = new SandboxStore(options.db);
   const instanceId = store.instanceId();
   const ownImage = { name: `dockhand/sandbox:${options.version}`, buildScript: config.imageBuildScript };
@@ -65,7 +68,11 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
     store,
     providers: {
       docker: dockerProvider,
-      process: new ProcessSandboxProvider(options.dataDir, new SandboxProcesses()),
+      process: new ProcessSandboxProvider(
+        options.dataDir,
+        new SandboxProcesses(),
+        hostBaseEnvironment(options.environment),
+      ),
     },
     pool,
     settings: options.settings,

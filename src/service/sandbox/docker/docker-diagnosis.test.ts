@@ -135,7 +135,11 @@ describe('apiOlderThan', () => {
 describe('DockerConnection.check', () => {
   it('reports an engine older than API 1.41 as engine_too_old', async () => {
     const socket = await fakeEngine('1.40');
-    const status = await new DockerConnection({ endpoint: endpointFor(socket), facts: LINUX }).check();
+    const status = await new DockerConnection({
+      env: {},
+      endpoint: endpointFor(socket),
+      facts: LINUX,
+    }).check();
     expect(status).toMatchObject({ available: false, cause: 'engine_too_old', api_version: null });
     expect(status.error).toContain('API 1.40');
     expect(status.fix).toMatch(/Update Docker/);
@@ -143,7 +147,11 @@ describe('DockerConnection.check', () => {
 
   it('reports a current engine as available with its API version', async () => {
     const socket = await fakeEngine('1.43');
-    const status = await new DockerConnection({ endpoint: endpointFor(socket), facts: LINUX }).check();
+    const status = await new DockerConnection({
+      env: {},
+      endpoint: endpointFor(socket),
+      facts: LINUX,
+    }).check();
     expect(status).toEqual({
       available: true,
       endpoint: `unix://${socket}`,
@@ -156,7 +164,7 @@ describe('DockerConnection.check', () => {
 
   it('reports a misconfigured address without dialling anything', async () => {
     const endpoint = resolveDockerEndpoint(machineEnvironment({ DOCKER_HOST: 'ftp://nowhere' }));
-    const status = await new DockerConnection({ endpoint, facts: LINUX }).check();
+    const status = await new DockerConnection({ env: {}, endpoint, facts: LINUX }).check();
     expect(status.cause).toBe('misconfigured');
     expect(status.fix).toMatch(/DOCKER_HOST/);
   });

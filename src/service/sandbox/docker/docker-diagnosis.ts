@@ -52,7 +52,8 @@ function isWsl(): boolean {
   }
 }
 
-export function machineFacts(env: NodeJS.ProcessEnv = process.env): MachineFacts {
+/** The facts of this machine; `env` is the service's environment, passed down from config.ts (its PATH). */
+export function machineFacts(env: NodeJS.ProcessEnv): MachineFacts {
   const desktop = DESKTOP_APPS[process.platform];
   return {
     platform: process.platform,

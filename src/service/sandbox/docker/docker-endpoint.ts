@@ -27,7 +27,8 @@ export interface EndpointEnvironment {
   readFile(file: string): string;
 }
 
-export function machineEnvironment(env: NodeJS.ProcessEnv = process.env): EndpointEnvironment {
+/** This machine, seen through `env`: the service's environment, passed down from config.ts. */
+export function machineEnvironment(env: NodeJS.ProcessEnv): EndpointEnvironment {
   return {
     env,
     platform: process.platform,
@@ -167,7 +168,7 @@ function endpoint(
  * The engine address, resolved as the docker CLI does: DOCKER_HOST, else the current docker context,
  * else the first platform default socket that exists (Docker Engine, Docker Desktop, Colima, Podman).
  */
-export function resolveDockerEndpoint(machine: EndpointEnvironment = machineEnvironment()): DockerEndpoint {
+export function resolveDockerEndpoint(machine: EndpointEnvironment): DockerEndpoint {
   const fromEnv = machine.env.DOCKER_HOST;
   if (fromEnv) return endpoint(fromEnv, { kind: 'env' }, machine, null);
   const context = currentContext(machine);

@@ -10,7 +10,7 @@ import {
   machineFacts,
   type MachineFacts,
 } from './docker-diagnosis';
-import { type DockerEndpoint, resolveDockerEndpoint } from './docker-endpoint';
+import { type DockerEndpoint, machineEnvironment, resolveDockerEndpoint } from './docker-endpoint';
 
 const CHECK_TIMEOUT_MS = 3000;
 
@@ -53,6 +53,13 @@ export function reasonText(diagnosis: DockerDiagnosis): string {
   return `${diagnosis.message}. ${diagnosis.fix}`;
 }
 
+export interface DockerConnectionOptions {
+  /** The service's environment, as config.ts read it: the endpoint and the facts come from it unless given. */
+  env: NodeJS.ProcessEnv;
+  endpoint?: DockerEndpoint;
+  facts?: MachineFacts;
+}
+
 /**
  * The Docker engine Dockhand uses: its address (resolved as the docker CLI does), a dockerode client for it,
  * and a check that names why it is not usable.
@@ -64,9 +71,9 @@ export class DockerConnection implements DockerStatus {
   private readonly facts: MachineFacts;
   private version: Docker.DockerVersion | null = null;
 
-  constructor(options: { endpoint?: DockerEndpoint; facts?: MachineFacts } = {}) {
-    this.facts = options.facts ?? machineFacts();
-    this.endpoint = options.endpoint ?? resolveDockerEndpoint();
+  constructor(options: DockerConnectionOptions) {
+    this.facts = options.facts ?? machineFacts(options.env);
+    this.endpoint = options.endpoint ?? resolveDockerEndpoint(machineEnvironment(options.env));
     let docker: Docker | null = null;
     let problem = this.endpoint.problem;
     if (this.endpoint.options) {

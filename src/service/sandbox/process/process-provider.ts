@@ -7,7 +7,6 @@ import { WORKSPACE_DIR } from '../docker/container-options';
 import type { ExposedUrl, ObservedState, SandboxRecord } from '../sandbox-models';
 import type { CreateRequest, SandboxProvider } from '../sandbox-provider';
 import { INITIAL_ENV, WORKING_DIR } from '../sandbox-specs';
-import { hostBaseEnvironment } from './host-environment';
 import { ProcessWorkspace } from './process-workspace';
 import type { SandboxProcesses } from './sandbox-processes';
 
@@ -49,6 +48,8 @@ export class ProcessSandboxProvider implements SandboxProvider {
   constructor(
     private readonly dataDir: string,
     private readonly processes: SandboxProcesses,
+    /** PATH, HOME and the locale of the service's environment (`hostBaseEnvironment`): what commands start from. */
+    private readonly hostEnvironment: Record<string, string>,
   ) {}
 
   /** Pausing and ending a sandbox's process groups is only built and tested on Linux. */
@@ -115,7 +116,7 @@ export class ProcessSandboxProvider implements SandboxProvider {
       sandboxId: record.id,
       workspaceDir,
       workingDir: hostPath(workspaceDir, WORKING_DIR),
-      env: { ...hostBaseEnvironment(), ...INITIAL_ENV },
+      env: { ...this.hostEnvironment, ...INITIAL_ENV },
       appPorts: { WORKER_1: port('WORKER_1'), WORKER_2: port('WORKER_2') },
       helperDir: path.join(this.dataDir, 'helpers'),
       adopt: (member) => this.processes.adopt(record.id, member),

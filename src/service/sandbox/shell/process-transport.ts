@@ -7,13 +7,12 @@ import { LocalSandboxFiles } from '../files/local-files';
 import { bashrc } from './prompt-marker';
 import { pauseProcessTree, resumeProcessTree, signalIfAlive } from './process-tree';
 import type { OneOffResult, OpenTerminalOptions, ShellTransport, Terminal } from './transport';
-import { hostBaseEnvironment } from '../process/host-environment';
 
 export interface ProcessShellTransportOptions {
   /** Where bash starts. */
   workingDir: string;
-  /** bash's whole environment (by default PATH, HOME and the locale of this process; TERM defaults to xterm-256color). */
-  env?: NodeJS.ProcessEnv;
+  /** bash's whole environment (e.g. `hostBaseEnvironment`'s PATH, HOME and locale; TERM defaults to xterm-256color). */
+  env: NodeJS.ProcessEnv;
   /** Holds the rcfile and the cmd/ and out/ folders (<tmpdir>/dockhand). */
   stateDir?: string;
 }
@@ -56,7 +55,7 @@ export class ProcessShellTransport implements ShellTransport {
     await mkdir(this.commandDir, { recursive: true });
     await mkdir(this.outputDir, { recursive: true });
     await writeFile(this.rcfile, bashrc());
-    const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', ...(this.options.env ?? hostBaseEnvironment()) };
+    const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', ...this.options.env };
     delete env.DOCKHAND_START_DIR;
     if (startDir) env.DOCKHAND_START_DIR = startDir;
     const start = `stty cols ${COLUMNS} rows ${ROWS}; exec /bin/bash --rcfile "$1" -i`;
@@ -97,16 +96,11 @@ export class ProcessShellTransport implements ShellTransport {
 
   run(script: string): Promise<OneOffResult> {
     return new Promise((resolve, reject) => {
-      execFile(
-        '/bin/sh',
-        ['-c', script],
-        { env: this.options.env ?? hostBaseEnvironment() },
-        (error, stdout, stderr) => {
-          const code = error ? error.code : 0;
-          if (typeof code !== 'number') reject(error ?? new Error('sh did not start'));
-          else resolve({ exitCode: code, output: stdout + stderr });
-        },
-      );
+      execFile('/bin/sh', ['-c', script], { env: this.options.env }, (error, stdout, stderr) => {
+        const code = error ? error.code : 0;
+        if (typeof code !== 'number') reject(error ?? new Error('sh did not start'));
+        else resolve({ exitCode: code, output: stdout + stderr });
+      });
     });
   }
 

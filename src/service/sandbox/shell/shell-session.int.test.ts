@@ -20,6 +20,7 @@ import {
   restartedPrefix,
   shellExitedSuffix,
 } from './messages';
+import { hostBaseEnvironment } from '../process/host-environment';
 import { ProcessShellTransport } from './process-transport';
 import { processTree } from './process-tree';
 import { ShellSession, observationText, type ShellSessionOptions } from './shell-session';
@@ -65,7 +66,11 @@ const kinds: TransportKind[] = [
     create: async () => {
       const dir = await mkdtemp(join(tmpdir(), 'dockhand-shell-'));
       return {
-        transport: new ProcessShellTransport({ workingDir: dir, stateDir: join(dir, '.dockhand') }),
+        transport: new ProcessShellTransport({
+          workingDir: dir,
+          env: hostBaseEnvironment(process.env),
+          stateDir: join(dir, '.dockhand'),
+        }),
         files: new LocalSandboxFiles(),
         remove: () => rm(dir, { recursive: true, force: true }),
       };
@@ -330,7 +335,11 @@ describe.skipIf(processSkipReason !== null)('ProcessShellTransport', () => {
 
   it('pauses and resumes the whole process tree without bash noticing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dockhand-shell-'));
-    const transport = new ProcessShellTransport({ workingDir: dir, stateDir: join(dir, '.dockhand') });
+    const transport = new ProcessShellTransport({
+      workingDir: dir,
+      env: hostBaseEnvironment(process.env),
+      stateDir: join(dir, '.dockhand'),
+    });
     const session = new ShellSession(transport, TEST_LIMITS);
     cleanups.push(async () => {
       await session.close();
