@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmClientConfig, LlmFactory, LlmRequest } from '../../src/service/agent/llm/llm-types';
 import { resolveModelRoute } from '../../src/service/agent/llm/model-routing';
 import type { TestService } from '../support/service';
+import { llmResponse } from '../support/llm-response';
 import {
   closeSandboxService,
   conversationEvents,
@@ -26,17 +27,11 @@ describe.skipIf(!linux)('a service given its own LLM factory', () => {
       complete: async (request) => {
         requests.push(request);
         const text = request.system.includes('[dockhand:title]') ? 'Injected title' : 'Injected reply';
-        return {
+        return llmResponse({
           text,
-          toolCalls: [],
-          finishReason: 'stop',
-          usage: { prompt: 12, completion: 3, cache_read: 0, cache_write: 0, estimated: false },
-          cost: { usd: 0, known: true, source: 'price_table' },
+          usage: { prompt: 12, completion: 3 },
           responseId: `resp-${requests.length}`,
-          model: 'gpt-4o',
-          latencyMs: 1,
-          attempts: 1,
-        };
+        });
       },
     };
   };

@@ -17,6 +17,7 @@ import type { LlmClientConfig, LlmFactory, LlmResponse } from './llm/llm-types';
 import { resolveModelRoute } from './llm/model-routing';
 import type { LlmTiming } from './llm/retry-policy';
 import { defineTool } from './tools/define-tool';
+import { llmResponse } from '../../../test/support/llm-response';
 
 /** The conversation limits the service resolved; only the model calls' timing matters here. */
 const TIMING: Partial<LlmTiming> = { maxRetries: 1, idleTimeoutMs: 5_000 };
@@ -25,17 +26,12 @@ const LIMITS = { idleSeconds: 0, setupTimeoutSeconds: 600, mcpCallTimeoutSeconds
 const MODEL = 'openai/gpt-4o';
 
 function reply(text: string, toolCalls: LlmResponse['toolCalls'] = []): LlmResponse {
-  return {
+  return llmResponse({
     text,
     toolCalls,
-    finishReason: toolCalls.length ? 'tool_calls' : 'stop',
-    usage: { prompt: 10, completion: 5, cache_read: 0, cache_write: 0, estimated: false },
+    usage: { prompt: 10, completion: 5 },
     cost: { usd: 0.01, known: true, source: 'price_table' },
-    responseId: 'resp',
-    model: 'gpt-4o',
-    latencyMs: 1,
-    attempts: 1,
-  };
+  });
 }
 
 /** A model that answers every call with the next of `replies` (the last one again once they run out). */

@@ -2,19 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { LLM_STATUS, LlmError } from './llm/llm-errors';
 import type { LlmResponse } from './llm/llm-types';
 import { modelFailure, queuedCalls } from './model-reply';
+import { llmResponse } from '../../../test/support/llm-response';
 
 function reply(text: string, toolCalls: LlmResponse['toolCalls']): LlmResponse {
-  return {
-    text,
-    toolCalls,
-    finishReason: 'tool_calls',
-    usage: { prompt: 1, completion: 1, cache_read: 0, cache_write: 0, estimated: false },
-    cost: { usd: 0, known: true, source: 'price_table' },
-    responseId: 'resp-7',
-    model: 'gpt-4o',
-    latencyMs: 1,
-    attempts: 1,
-  };
+  return llmResponse({ text, toolCalls, finishReason: 'tool_calls', responseId: 'resp-7' });
 }
 
 describe('queuedCalls', () => {

@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmResponse } from './llm/llm-types';
 import { limitReached, StepBudget, type BudgetState } from './step-budget';
+import { llmResponse } from '../../../test/support/llm-response';
 
 function response(usd: number, known = true, prompt = 100, completion = 20): LlmResponse {
-  return {
-    text: '',
-    toolCalls: [],
-    finishReason: 'stop',
-    usage: { prompt, completion, cache_read: 7, cache_write: 3, estimated: false },
+  return llmResponse({
+    usage: { prompt, completion, cache_read: 7, cache_write: 3 },
     cost: { usd, known, source: known ? 'price_table' : 'unknown' },
     responseId: 'resp-1',
-    model: 'gpt-4o',
     latencyMs: 10,
-    attempts: 1,
-  };
+  });
 }
 
 const fresh: BudgetState = {

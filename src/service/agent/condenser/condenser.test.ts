@@ -7,19 +7,16 @@ import { condensedView } from './condensed-view';
 import { Condenser, SUMMARY_OVERFLOW_TEXT, type CondenseInput } from './condenser';
 import { CONDENSER_MARKER } from './llm-summarizer';
 import { bashCalls, memoryLog, startConversation } from '../../../../test/support/condenser-conversation';
+import { llmResponse } from '../../../../test/support/llm-response';
 
 function reply(text: string): LlmResponse {
-  return {
+  return llmResponse({
     text,
-    toolCalls: [],
-    finishReason: 'stop',
-    usage: { prompt: 900, completion: 100, cache_read: 0, cache_write: 0, estimated: false },
+    usage: { prompt: 900, completion: 100 },
     cost: { usd: 0.01, known: true, source: 'price_table' },
     responseId: 'summary-1',
-    model: 'gpt-4o',
     latencyMs: 5,
-    attempts: 1,
-  };
+  });
 }
 
 /** A model client answering from `answer`, recording each request. */
