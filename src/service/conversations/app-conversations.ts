@@ -9,11 +9,11 @@ import type {
   StartTaskStatus,
 } from '../../shared/api/app-conversations';
 import { START_TASK_STATUSES } from '../../shared/api/app-conversations';
-import type { SandboxInfo } from '../../shared/api/sandboxes';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import { HttpError, httpError } from '../http/errors';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import { agentServerUrl, conversationUrl } from './agent-server-url';
 import { RUNTIME_STATUS } from './conversation-runtime';
 import type { ConversationService, StatusPayload } from './conversation-service';
 import type { ConversationRecord, ConversationStore } from './conversation-store';
@@ -68,16 +68,6 @@ export function utcIso(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/i.test(value);
   return new Date(hasOffset ? value : `${value}Z`).toISOString();
-}
-
-/** The sandbox's agent-server endpoint (its AGENT_SERVER exposed URL), while it runs. */
-function agentServerUrl(sandbox: SandboxInfo | null): string | null {
-  return sandbox?.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url ?? null;
-}
-
-function conversationUrl(sandbox: SandboxInfo, conversationId: string): string | null {
-  const base = agentServerUrl(sandbox);
-  return base ? `${base}/api/conversations/${conversationId}` : null;
 }
 
 function offsetOf(pageId: string | undefined): number {

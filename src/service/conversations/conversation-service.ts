@@ -19,6 +19,7 @@ import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-ke
 import { sandboxSecretNames } from './sandbox-secrets';
 import { sandboxKey } from '../secrets/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
+import { conversationUrl } from './agent-server-url';
 import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
 import { IdleStop } from './idle-stop';
 import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
@@ -156,7 +157,13 @@ export class ConversationService {
       git_provider: record.gitProvider,
       trigger: record.trigger,
       num_connections: this.statuses.listenerCount(record.id),
-      url: `/api/conversations/${record.id}`,
+      // As OpenHands: a V1 client reaches the conversation on its sandbox's agent-server endpoint.
+      url:
+        record.version !== 'V1'
+          ? `/api/conversations/${record.id}`
+          : sandbox
+            ? conversationUrl(sandbox, record.id)
+            : null,
       session_api_key:
         sandbox?.status === 'RUNNING' && record.sandboxId
           ? sandboxKey(this.ctx.sessionKey.current, record.sandboxId)

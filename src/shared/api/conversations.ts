@@ -130,7 +130,8 @@ export const ConversationInfo = z.object({
   git_provider: z.string().nullable(),
   trigger: z.string().nullable(),
   num_connections: z.number().int(),
-  url: z.string(),
+  /** V0: this service's path of the conversation; V1: its agent-server `conversation_url` (null while stopped). */
+  url: z.string().nullable(),
   session_api_key: z.string().nullable(),
   created_at: z.string(),
   pr_number: z.array(z.number().int()),
