@@ -117,4 +117,14 @@ export class SandboxConversations {
     if (!running) throw httpError(409, `No conversation runs in sandbox ${this.sandboxId}`);
     return this.workspaces.open(running);
   }
+
+  /**
+   * The same workspace with the sandbox's whole volume (`/workspace`) as its root: where uploads may go, as
+   * the OpenHands UI puts them beside the project (`/workspace/<file name>`).
+   */
+  async volume(): Promise<ConversationWorkspace> {
+    const workspace = await this.workspace();
+    const { workspaceDir } = await this.deps.ctx.sandboxes.workspace(this.sandboxId);
+    return { ...workspace, workingDir: workspaceDir };
+  }
 }

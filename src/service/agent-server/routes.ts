@@ -110,7 +110,7 @@ async function diffAt(workspace: ConversationWorkspace, path: string, loc: 'quer
 }
 
 async function upload(backend: SandboxConversations, path: string, loc: 'query' | 'path', input: RouteInput) {
-  const workspace = await backend.workspace();
+  const workspace = await backend.volume();
   const target = await inWorkspace(workspace, path, loc);
   const [file] = await receiveUploads(input.req, input.res, 'file');
   if (!file?.bytes) throw httpError(413, 'File too large');
@@ -359,7 +359,7 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
     ...fileRoutes(
       'post',
       '/api/file/upload',
-      'Upload a file (multipart part `file`) into the workspace',
+      'Upload a file (multipart part `file`) into the sandbox volume (`/workspace`)',
       (path, loc, input) => upload(backend, path, loc, input),
       {
         200: { description: 'Stored', schema: Success },
