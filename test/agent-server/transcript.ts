@@ -32,3 +32,29 @@ export function writeTranscript(file: string, title: string, intro: string, line
   const text = [`# ${title}`, '', intro, '', '```text', ...lines.map(render), '```', ''].join('\n');
   writeFileSync(file, text);
 }
+
+/** One call of a client, for a transcript of calls (method, path, status). */
+export interface CallLine {
+  target: string;
+  method: string;
+  path: string;
+  status: number | null;
+}
+
+/** Writes calls as a Markdown table to `file`, with each of `names`' values (ids that change) shown as its key. */
+export function writeCallTranscript(
+  file: string,
+  title: string,
+  intro: string,
+  calls: CallLine[],
+  names: Record<string, string>,
+): void {
+  const stable = (path: string) =>
+    Object.entries(names).reduce((text, [name, value]) => text.replaceAll(value, `{${name}}`), path);
+  const rows = calls.map(
+    (call, i) =>
+      `| ${i + 1} | ${call.target} | ${call.method} | \`${stable(call.path)}\` | ${call.status ?? '—'} |`,
+  );
+  const table = ['| # | host | method | path | status |', '| --- | --- | --- | --- | --- |', ...rows];
+  writeFileSync(file, [`# ${title}`, '', intro, '', ...table, ''].join('\n'));
+}
