@@ -237,4 +237,11 @@ describe.skipIf(dockerSkip !== null)('the OpenHands V1 web UI on an allowed orig
       );
     }
   });
+
+  it('gives no url and no key while the sandbox is paused, as OpenHands does', async () => {
+    expect((await service.api('POST', `/api/v1/sandboxes/${sandboxId}/pause`)).status).toBe(200);
+    expect((await socket.whenClosed()).code).toBe(1001);
+    const info = (await service.api('GET', conversation())).json as V0Info;
+    expect(info).toMatchObject({ url: null, session_api_key: null, status: 'STOPPED' });
+  });
 });
