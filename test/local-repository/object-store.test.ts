@@ -6,11 +6,7 @@ import { isObjectStoreFile, objectStoreFiles } from '../../src/service/local-rep
 import { resolveLocalRepository } from '../../src/service/local-repository/resolve-repository';
 import { snapshotArchive } from '../../src/service/local-repository/snapshot-archive';
 import { makeLocalGitRepo, type LocalGitRepo } from '../support/local-git-repo';
-import {
-  makeHostileRepository,
-  makeLinkedObjectsRepository,
-  SECRET_TEXT,
-} from './hostile-object-store';
+import { makeHostileRepository, makeLinkedObjectsRepository, SECRET_TEXT } from './hostile-object-store';
 
 const SHA1 = 'a'.repeat(40);
 const SHA256 = 'b'.repeat(64);
@@ -127,7 +123,10 @@ describe('the object-store files a copy takes', () => {
     for (const id of reachable.map((line) => line.slice(0, 40)))
       expect(names.has(`${id.slice(0, 2)}/${id.slice(2)}`), id).toBe(true);
     for (const folder of [base.root, middle, top])
-      expect(files.some((file) => file.source.startsWith(`${folder}/.git/objects/`)), folder).toBe(true);
+      expect(
+        files.some((file) => file.source.startsWith(`${folder}/.git/objects/`)),
+        folder,
+      ).toBe(true);
     expect(notices).toEqual([]);
   });
 
@@ -146,7 +145,9 @@ describe('the object-store files a copy takes', () => {
   it('refuses a copy over the size limit, naming its size and the limit', async () => {
     const repo = makeLocalGitRepo({ 'big.txt': 'x'.repeat(8 * 1024) });
     await expect(archiveContents(repo, 4 * 1024)).rejects.toThrow(
-      new RegExp(`^${repo.root} is \\d+(\\.\\d)? KB \\(history and working tree\\), more than the 4 KB a conversation can copy$`),
+      new RegExp(
+        `^${repo.root} is \\d+(\\.\\d)? KB \\(history and working tree\\), more than the 4 KB a conversation can copy$`,
+      ),
     );
   });
 });

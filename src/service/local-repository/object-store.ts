@@ -57,7 +57,9 @@ async function filesOf(objects: string, notice: CopyNotice): Promise<ObjectFile[
     }
   }
   if (links.length > 0)
-    notice(`Not copied (symbolic links in ${objects}): ${links.slice(0, 5).join(', ')}${links.length > 5 ? ', …' : ''}`);
+    notice(
+      `Not copied (symbolic links in ${objects}): ${links.slice(0, 5).join(', ')}${links.length > 5 ? ', …' : ''}`,
+    );
   return files;
 }
 
@@ -95,7 +97,10 @@ async function alternatesLines(objects: string): Promise<string[]> {
  * The real path of an alternate (relative ones from `objects`, as git resolves them) when it is the `objects`
  * folder of a git repository (beside a `HEAD` file and a `refs` folder); else why it is refused.
  */
-async function borrowedFolder(objects: string, line: string): Promise<{ folder: string } | { refused: string }> {
+async function borrowedFolder(
+  objects: string,
+  line: string,
+): Promise<{ folder: string } | { refused: string }> {
   if (line.startsWith('"')) return { refused: 'a quoted path' };
   const real = await realpath(path.resolve(objects, line)).catch(() => null);
   if (!real) return { refused: 'it does not exist' };
@@ -125,7 +130,9 @@ export async function objectStoreFiles(commonDir: string, notice: CopyNotice): P
       for (const line of await alternatesLines(objects)) {
         const borrowed = await borrowedFolder(objects, line);
         if ('refused' in borrowed) {
-          notice(`Not copied: the alternate object folder ${JSON.stringify(line)} of ${objects} (${borrowed.refused})`);
+          notice(
+            `Not copied: the alternate object folder ${JSON.stringify(line)} of ${objects} (${borrowed.refused})`,
+          );
         } else if (!seen.has(borrowed.folder)) {
           seen.add(borrowed.folder);
           next.push(borrowed.folder);

@@ -225,9 +225,13 @@ async function addEntry(
 
 /** A size for people, rounded up to a tenth of its unit (so a size over a limit never reads as equal to it). */
 function sizeText(bytes: number): string {
-  const [unit, name] = ([[1024 ** 3, 'GB'], [1024 ** 2, 'MB'], [1024, 'KB']] as const).find(
-    ([size]) => bytes >= size,
-  ) ?? [1, 'bytes'];
+  const [unit, name] = (
+    [
+      [1024 ** 3, 'GB'],
+      [1024 ** 2, 'MB'],
+      [1024, 'KB'],
+    ] as const
+  ).find(([size]) => bytes >= size) ?? [1, 'bytes'];
   return `${Math.ceil((bytes / unit) * 10) / 10} ${name}`;
 }
 
