@@ -28,17 +28,12 @@ async function archiveContents(repo: LocalGitRepo, maxBytes?: number): Promise<M
   });
   const contents = new Map<string, string>();
   const extract = tar.extract();
-  extract.on('entry', (header, stream, next) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      contents.set(header.name, Buffer.concat(chunks).toString('utf8'));
-      next();
-    });
-  });
-  const finished = new Promise((resolve, reject) => extract.on('finish', resolve).on('error', reject));
   archive.pipe(extract);
-  await finished;
+  for await (const entry of extract) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    contents.set(entry.header.name, Buffer.concat(chunks).toString('utf8'));
+  }
   return contents;
 }
 
