@@ -113,6 +113,7 @@ async function main(): Promise<number> {
         workingDir: workspace.workingDir,
         identity: IDENTITY,
         progress: () => undefined,
+        notice: (message) => console.warn(message),
       });
       return performance.now() - started;
     };

@@ -1,7 +1,8 @@
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { resolveServiceConfig, type ServiceConfig } from './config';
+import { privateFolder } from './data-dir';
 import { createLlmClient } from './agent/llm/llm-client';
 import type { ServiceContext } from './context';
 import { ConversationService } from './conversations/conversation-service';
@@ -70,7 +71,8 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   const rateLimitPerSecond = config.rateLimitPerSecond;
   const extraOrigins = config.allowedOrigins;
   const dataDir = path.resolve(config.dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // 0700 at every start, also when the folder existed: what is in it is this user's only.
+  privateFolder(dataDir);
   const logger = config.logger ?? createLogger(dataDir, config.logLevel);
   const db = openDatabase(dataDir);
   const secrets = config.secretStore ?? (await openSecretStore(config.secretsBackend, dataDir, logger));

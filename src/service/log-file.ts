@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE, privateFolder } from './data-dir';
 
 /** How often a note about dropped log lines may reach stderr. */
 const DROP_NOTE_INTERVAL_MS = 60_000;
@@ -87,7 +88,9 @@ export class LogFile {
   /** The open descriptor (opened, and its size read, on first use). */
   private open(): number {
     if (this.fd === null) {
-      this.fd = openSync(this.file, 'a', 0o600);
+      this.fd = openSync(this.file, 'a', PRIVATE_FILE_MODE);
+      // A log an older version wrote may be 0644.
+      fchmodSync(this.fd, PRIVATE_FILE_MODE);
       this.size = fstatSync(this.fd).size;
     }
     return this.fd;
@@ -118,8 +121,8 @@ export class LogFile {
   }
 }
 
-/** Creates the folder of a log file (0700) and opens it lazily. */
+/** Creates the folder of a log file (0700, also when it exists) and opens it lazily. */
 export function openLogFile(file: string): LogFile {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  privateFolder(path.dirname(file));
   return new LogFile(file);
 }

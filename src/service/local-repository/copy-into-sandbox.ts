@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { GitSandbox } from '../git/git-sandbox';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import type { LocalRepository } from './resolve-repository';
+import type { CopyNotice } from './object-store';
 import { type CopyProgress, snapshotArchive } from './snapshot-archive';
 
 /** The ref, in the sandbox's copy, of the starting snapshot: what the review compares with. */
@@ -43,6 +44,8 @@ export interface CopyOptions {
   /** GIT_AUTHOR_* and GIT_COMMITTER_* of the baseline commit. */
   identity: Record<string, string>;
   progress: CopyProgress;
+  /** Told what the copy leaves out (links and alternates it does not follow). */
+  notice: CopyNotice;
 }
 
 export interface CopiedRepository {
@@ -92,9 +95,14 @@ export async function hasCopy(sandbox: GitSandbox, directory: string): Promise<b
 export async function copyIntoSandbox(options: CopyOptions): Promise<CopiedRepository> {
   const { repository, sandbox } = options;
   const directory = copyDirectory(options.workingDir, repository.root);
-  await run(sandbox, ['git', 'init', '-q', '--', directory]);
   const owner = await sandboxUser(sandbox);
-  const { archive } = await snapshotArchive(repository, owner, options.progress);
+  // Built (and refused when too large) before the copy's folder is made.
+  const { archive } = await snapshotArchive(repository, {
+    owner,
+    progress: options.progress,
+    notice: options.notice,
+  });
+  await run(sandbox, ['git', 'init', '-q', '--', directory]);
   await options.files.upload(directory, Readable.from(archive, { objectMode: false }));
   const baseline = await run(
     sandbox,

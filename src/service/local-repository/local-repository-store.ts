@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LocalRepositoryInfo } from '../../shared/api/local-repository';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../data-dir';
 
 /**
  * Where a conversation's copy of a local repository came from, kept on this machine (not in the sandbox,
@@ -14,8 +15,8 @@ export class LocalRepositoryStore {
   }
 
   async save(conversationId: string, info: LocalRepositoryInfo): Promise<void> {
-    await mkdir(path.dirname(this.file(conversationId)), { recursive: true });
-    await writeFile(this.file(conversationId), JSON.stringify(info), { mode: 0o600 });
+    await mkdir(path.dirname(this.file(conversationId)), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    await writeFile(this.file(conversationId), JSON.stringify(info), { mode: PRIVATE_FILE_MODE });
   }
 
   /** The conversation's local repository, or null when it has none (or its copy was not made yet). */

@@ -1,13 +1,28 @@
 import { constants, createReadStream } from 'node:fs';
-import { lstat, open, readFile, readdir, readlink, realpath } from 'node:fs/promises';
+import { lstat, open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { hostGit } from './host-git';
+import { type CopyNotice, objectStoreFiles, readGitFile } from './object-store';
 import type { LocalRepository } from './resolve-repository';
 
 /** How far the copy is: bytes of file contents sent so far, of all. */
 export type CopyProgress = (sent: number, total: number) => void;
+
+/**
+ * The most a conversation copies from a repository of this machine (history and working tree together):
+ * the copy fills the sandbox's workspace volume and is read into it in one go.
+ */
+export const MAX_COPY_BYTES = 10 * 1024 ** 3;
+
+export interface SnapshotOptions {
+  owner: ArchiveOwner;
+  progress: CopyProgress;
+  notice: CopyNotice;
+  /** MAX_COPY_BYTES unless given. */
+  maxBytes?: number;
+}
 
 interface Entry {
   /** The path in the archive (`.git/objects/…` or a working tree path). */
@@ -50,22 +65,17 @@ async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise
   return results;
 }
 
-/** Regular files below `folder`, as entries under `prefix`; links and other kinds are left out. */
-async function filesBelow(
-  folder: string,
-  prefix: string,
-  skip: (relative: string) => boolean,
-): Promise<Entry[]> {
-  const names = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = names
-    .filter((dirent) => dirent.isFile())
-    .map((dirent) => path.join(dirent.parentPath, dirent.name))
-    .map((source) => ({ source, relative: path.relative(folder, source).split(path.sep).join('/') }))
-    .filter((file) => !skip(file.relative));
-  return inBatches(files, async ({ source, relative }) => {
+/**
+ * The repository's history: its object-store files (loose objects and packs, its own and its alternates'),
+ * each still a regular file when looked at.
+ */
+async function historyEntries(commonDir: string, notice: CopyNotice): Promise<Entry[]> {
+  const files = await objectStoreFiles(commonDir, notice);
+  const entries = await inBatches(files, async ({ relative, source }): Promise<Entry | null> => {
     const info = await lstat(source);
+    if (!info.isFile()) return null;
     return {
-      name: `${prefix}/${relative}`,
+      name: `.git/objects/${relative}`,
       source,
       size: info.size,
       mode: 0o444,
@@ -73,28 +83,19 @@ async function filesBelow(
       linkTarget: null,
     };
   });
+  return entries.filter((entry): entry is Entry => entry !== null);
 }
 
-/** The object folders of the repository: its own and those it borrows from (`objects/info/alternates`). */
-async function objectFolders(commonDir: string): Promise<string[]> {
-  const own = path.join(commonDir, 'objects');
-  const alternates = await readFile(path.join(own, 'info', 'alternates'), 'utf8').catch(() => '');
-  const borrowed = alternates
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'))
-    .map((line) => path.resolve(own, line));
-  return [own, ...borrowed];
-}
+/** An object id: SHA-1 or SHA-256. */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** Room for 100 000 shallow commits. */
+const SHALLOW_MAX_BYTES = 6.5 * 1024 * 1024;
 
-/** The repository's history: every object file, with the host-specific `info/` files left out. */
-async function historyEntries(commonDir: string): Promise<Entry[]> {
-  const folders = await objectFolders(commonDir);
-  const lists = await Promise.all(
-    folders.map((folder) => filesBelow(folder, '.git/objects', (relative) => relative.startsWith('info/'))),
-  );
-  const seen = new Set<string>();
-  return lists.flat().filter((entry) => !seen.has(entry.name) && seen.add(entry.name));
+/** A shallow clone's `shallow` file (commit ids, one a line, nothing else); null when there is none. */
+async function shallowCommits(commonDir: string): Promise<Buffer | null> {
+  const text = (await readGitFile(path.join(commonDir, 'shallow'), SHALLOW_MAX_BYTES))?.toString('utf8');
+  const ids = text?.split('\n').filter(Boolean) ?? [];
+  return ids.length > 0 && ids.every((id) => OBJECT_ID.test(id)) ? Buffer.from(`${ids.join('\n')}\n`) : null;
 }
 
 /** The branches and tags as a `packed-refs` file (remote-tracking refs name remotes the copy does not have). */
@@ -222,24 +223,41 @@ async function addEntry(
   }
 }
 
+/** A size for people, rounded up to a tenth of its unit (so a size over a limit never reads as equal to it). */
+function sizeText(bytes: number): string {
+  const [unit, name] = (
+    [
+      [1024 ** 3, 'GB'],
+      [1024 ** 2, 'MB'],
+      [1024, 'KB'],
+    ] as const
+  ).find(([size]) => bytes >= size) ?? [1, 'bytes'];
+  return `${Math.ceil((bytes / unit) * 10) / 10} ${name}`;
+}
+
 /**
  * A tar archive of the copy a conversation starts from, written while it is read: the history
  * (`.git/objects`, `.git/packed-refs`, `.git/shallow`) and, for the current branch, the working tree.
- * Returns the archive and its total size; `progress` is told the bytes sent as the archive is read.
+ * Returns the archive and its total size; `progress` is told the bytes sent as the archive is read. A copy
+ * over `maxBytes` is refused before anything is read.
  */
 export async function snapshotArchive(
   repository: LocalRepository,
-  owner: ArchiveOwner,
-  progress: CopyProgress,
+  { owner, progress, notice, maxBytes = MAX_COPY_BYTES }: SnapshotOptions,
 ): Promise<{ archive: tar.Pack; totalBytes: number }> {
   const [history, refs, tree] = await Promise.all([
-    historyEntries(repository.commonDir),
+    historyEntries(repository.commonDir, notice),
     packedRefs(repository.root),
     repository.withWorkingTree ? workingTreeEntries(repository.root) : Promise.resolve([]),
   ]);
-  const shallow = await readFile(path.join(repository.commonDir, 'shallow')).catch(() => null);
+  const shallow = await shallowCommits(repository.commonDir);
   const entries = [...history, ...tree];
   const totalBytes = entries.reduce((sum, entry) => sum + entry.size, 0);
+  if (totalBytes > maxBytes) {
+    throw new Error(
+      `${repository.root} is ${sizeText(totalBytes)} (history and working tree), more than the ${sizeText(maxBytes)} a conversation can copy`,
+    );
+  }
   const pack = tar.pack();
   const header = { mode: 0o644, uid: owner.uid, gid: owner.gid };
   void (async () => {

@@ -52,6 +52,7 @@ async function copy(step: LocalCopyStep): Promise<string> {
     files: step.files,
     workingDir: step.workingDir,
     identity: step.identity,
+    notice: step.report,
     progress: (sent, total) => {
       const now = Date.now();
       if (total < PROGRESS_FROM_BYTES || (now - reportedAt < 1000 && sent < total)) return;

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { privateFile, privateFolder, privateIfPresent } from '../data-dir';
 import { MIGRATIONS } from './migrations';
 
 /**
@@ -64,10 +64,18 @@ export class Db {
   }
 }
 
-/** Opens (and creates) the SQLite file in the data folder, then applies pending migrations. */
+/**
+ * Opens (and creates) the SQLite file in the data folder, then applies pending migrations. The file is
+ * private (0600) before SQLite opens it: SQLite creates a database 0644, but its `-wal` and `-shm` with the
+ * database's own mode, so all three stay private (ones left by a crash are made private too).
+ */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Db(path.join(dataDir, DATABASE_FILE));
+  privateFolder(dataDir);
+  const file = path.join(dataDir, DATABASE_FILE);
+  privateFile(file);
+  privateIfPresent(`${file}-wal`);
+  privateIfPresent(`${file}-shm`);
+  const db = new Db(file);
   db.exec(`
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../data-dir';
 
 export interface Task {
   id: string;
@@ -24,10 +25,10 @@ export class TaskList {
   }
 
   replace(tasks: Task[]): void {
-    mkdirSync(path.dirname(this.file), { recursive: true });
+    mkdirSync(path.dirname(this.file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
     const lines = tasks.map(
       (t) => `- ${MARK[t.status]} ${t.id}. ${t.title}${t.notes ? `\n  ${t.notes}` : ''}`,
     );
-    writeFileSync(this.file, `# Task list\n\n${lines.join('\n')}\n`);
+    writeFileSync(this.file, `# Task list\n\n${lines.join('\n')}\n`, { mode: PRIVATE_FILE_MODE });
   }
 }
