@@ -176,11 +176,13 @@ export class SettingsService {
       api_key:
         ('api_key' in server && typeof server.api_key === 'string' && server.api_key) || MASKED_API_KEY,
     });
-    const mcpConfig = await storeMcpSecrets(this.secrets, MCP_PREFIX, {
-      ...config,
-      sse_servers: config.sse_servers.map(keep),
-      shttp_servers: config.shttp_servers.map(keep),
-    });
+    // The row is its own previous config: values it already masks stay with their unchanged servers.
+    const mcpConfig = await storeMcpSecrets(
+      this.secrets,
+      MCP_PREFIX,
+      { ...config, sse_servers: config.sse_servers.map(keep), shttp_servers: config.shttp_servers.map(keep) },
+      config,
+    );
     // The old row's bytes are overwritten, not left in a free page of the file.
     this.db.exec('PRAGMA secure_delete = ON');
     this.write({ ...stored, mcp_config: mcpConfig });
