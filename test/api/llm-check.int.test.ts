@@ -37,12 +37,65 @@ describe('POST /api/settings/llm-check', () => {
     expect((await svc.api('GET', '/api/settings')).status).toBe(404);
   });
 
-  it('uses the stored key when none is sent', async () => {
-    await svc.api('POST', '/api/settings', { body: { llm_model: 'openai/gpt-4o', llm_api_key: STORED_KEY } });
-    llm.push({ text: 'OK' });
-    const response = await check({ llm_model: 'openai/gpt-4o', llm_base_url: llm.baseUrl });
-    expect(response.json).toMatchObject({ ok: true, key_source: 'stored' });
-    expect(llm.calls.at(-1)?.headers.authorization).toBe(`Bearer ${STORED_KEY}`);
+  it('uses the stored key when none is sent, for the saved provider and base URL however spelled', async () => {
+    await svc.api('POST', '/api/settings', {
+      body: { llm_model: 'openai/gpt-4o', llm_base_url: llm.baseUrl, llm_api_key: STORED_KEY },
+    });
+    const spellings = [llm.baseUrl, `${llm.baseUrl}/`, `${llm.baseUrl}//`];
+    for (const baseUrl of spellings) {
+      llm.push({ text: 'OK' });
+      // Another model of the same provider at the same address is the same endpoint.
+      const response = await check({ llm_model: 'openai/gpt-4o-mini', llm_base_url: baseUrl });
+      expect(response.json, baseUrl).toMatchObject({ ok: true, key_source: 'stored' });
+      expect(llm.calls.at(-1)?.headers.authorization).toBe(`Bearer ${STORED_KEY}`);
+    }
+  });
+
+  it('never sends the stored key to another base URL or provider: the key must come with the request', async () => {
+    const other = await startScriptedLlm();
+    try {
+      await svc.api('POST', '/api/settings', {
+        body: { llm_model: 'openai/gpt-4o', llm_base_url: llm.baseUrl, llm_api_key: STORED_KEY },
+      });
+      // A server on this machine needs no key: the check runs, without the stored one.
+      other.push({ text: 'OK' });
+      const moved = await check({ llm_model: 'openai/gpt-4o', llm_base_url: other.baseUrl });
+      expect(moved.json).toMatchObject({ ok: true, key_source: 'none' });
+      expect(other.calls).toHaveLength(1);
+      expect(other.calls[0]?.auth ?? '').not.toContain(STORED_KEY);
+
+      // Another provider at the saved address is another endpoint too.
+      const before = llm.calls.length;
+      llm.push({ text: 'OK' });
+      const provider = await check({ llm_model: 'anthropic/claude-x', llm_base_url: llm.baseUrl });
+      expect(provider.json).toMatchObject({ key_source: 'none' });
+      expect(llm.calls.slice(before).map((call) => call.auth ?? '')).not.toContainEqual(
+        expect.stringContaining(STORED_KEY),
+      );
+
+      // A remote address needs a key: the check says so, and calls nothing.
+      const remote = await check({
+        llm_model: 'openai/gpt-4o',
+        llm_base_url: 'https://llm.example.invalid/v1',
+      });
+      expect(remote.json).toMatchObject({ ok: false, problem: 'missing_key', key_source: 'none' });
+      expect((remote.json as { message: string }).message).toContain(
+        'saved API key is sent only to the saved',
+      );
+
+      // With the key in the request, the new address gets that key.
+      other.push({ text: 'OK' });
+      const typed = await check({
+        llm_model: 'openai/gpt-4o',
+        llm_base_url: other.baseUrl,
+        llm_api_key: KEY,
+      });
+      expect(typed.json).toMatchObject({ ok: true, key_source: 'request' });
+      expect(other.calls.at(-1)?.auth).toBe(`Bearer ${KEY}`);
+      expect(JSON.stringify(other.requests.map((r) => r.headers))).not.toContain(STORED_KEY);
+    } finally {
+      await other.close();
+    }
   });
 
   it('names a rejected key as an authentication failure, without echoing the key', async () => {

@@ -88,7 +88,7 @@ describe.skipIf(process.platform !== 'linux')('sandbox keys', () => {
     expect((await withKey('POST', '/api/conversations/keyed-own/message', { message: 'hi' })).json).toEqual({
       success: true,
     });
-    expect((await withKey('GET', '/api/conversations/keyed-own/nope')).status).toBe(404);
+    expect((await withKey('GET', '/api/conversations/keyed-own/nope')).status).toBe(401);
 
     const refused: [string, string, unknown?][] = [
       ['PATCH', '/api/conversations/keyed-own', { title: 'Renamed' }],

@@ -65,6 +65,60 @@ describe('MCP secrets live in the keychain', () => {
     expect(service.service.context.secrets.values()).not.toContain(ENV_TOKEN);
   });
 
+  it('a stored MCP secret follows its server to another command, other args or another URL', async () => {
+    service = await startTestService({ realKeychain: true });
+    const svc = service;
+    const secrets = svc.service.context.secrets;
+    const save = async (config: unknown) => {
+      expect((await svc.api('POST', '/api/settings', { body: { mcp_config: config } })).status).toBe(200);
+    };
+    const shown = async () =>
+      ((await svc.api('GET', '/api/settings')).json as { mcp_config: typeof MCP_CONFIG }).mcp_config;
+    const withStdio = (config: typeof MCP_CONFIG, change: Record<string, unknown>) => ({
+      ...config,
+      stdio_servers: config.stdio_servers.map((server) => ({ ...server, ...change })),
+    });
+
+    // Unchanged, the masked values sent back keep the stored ones.
+    await save(MCP_CONFIG);
+    await save(await shown());
+    expect(await svc.service.context.settings.mcpConfig()).toEqual(MCP_CONFIG);
+
+    // Another command (the masked values sent back as GET showed them): the env token is dropped.
+    await save(withStdio(await shown(), { command: 'other-mcp' }));
+    expect(secrets.values()).not.toContain(ENV_TOKEN);
+    const moved = await svc.service.context.settings.mcpConfig();
+    expect(moved?.stdio_servers).toEqual([
+      { name: 'github', command: 'other-mcp', args: [], env: { GITHUB_TOKEN: '', EMPTY: '' } },
+    ]);
+    expect((await shown()).stdio_servers[0]?.env).toEqual({ GITHUB_TOKEN: '', EMPTY: '' });
+    // The URL server kept its address, and its key.
+    expect(moved?.shttp_servers[0]?.api_key).toBe(API_KEY);
+
+    // Other args: dropped too.
+    await save(MCP_CONFIG);
+    expect(secrets.values()).toContain(ENV_TOKEN);
+    await save(withStdio(await shown(), { args: ['--host', 'attacker.example'] }));
+    expect(secrets.values()).not.toContain(ENV_TOKEN);
+    expect((await svc.service.context.settings.mcpConfig())?.stdio_servers[0]?.env.GITHUB_TOKEN).toBe('');
+
+    // Another URL with the masked key: the key stays behind and is deleted.
+    await save(MCP_CONFIG);
+    const elsewhere = await shown();
+    await save({
+      ...elsewhere,
+      shttp_servers: [{ ...elsewhere.shttp_servers[0], url: 'http://127.0.0.1:9/elsewhere' }],
+    });
+    expect(secrets.values()).not.toContain(API_KEY);
+    const relocated = await svc.service.context.settings.mcpConfig();
+    expect(relocated?.shttp_servers).toEqual([
+      { url: 'http://127.0.0.1:9/elsewhere', api_key: null, timeout: 30 },
+    ]);
+    expect((await shown()).shttp_servers[0]?.api_key).toBeNull();
+    // The stdio server did not change: its token stayed.
+    expect(relocated?.stdio_servers[0]?.env.GITHUB_TOKEN).toBe(ENV_TOKEN);
+  });
+
   it('MCP secrets left in SQLite by an older version stay there in plain text after a restart', async () => {
     const dataDir = tempDataDir();
     service = await startTestService({ realKeychain: true, dataDir });

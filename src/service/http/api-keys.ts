@@ -1,8 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
+import { match } from 'path-to-regexp';
 import { sandboxKey } from '../secrets/sandbox-key';
 import type { SessionKey } from '../secrets/session-key';
 import type { KeyChecker } from './key-checker';
+import type { RouteSpec } from './routes';
 
 /** Constant-time equality of two keys (of their SHA-256 digests, so lengths leak nothing either). */
 export function sameKey(a: string, b: string): boolean {
@@ -10,25 +12,44 @@ export function sameKey(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-const CONVERSATION_PATH = /^\/api\/conversations\/([^/]+)(\/.*)?$/;
-
 /**
- * The conversation a request is scoped to, as far as a sandbox key may reach: `GET /api/conversations/{id}`
- * and anything under `/api/conversations/{id}/` (events, messages, workspace, the SSE stream).
+ * The conversation a sandbox key may open a request for. The request goes to the first route whose method
+ * and path it matches, exactly as the router matches them; only when that route is marked `sandboxKey` is its
+ * `:id` the scope. Every other request — another route, an unknown path — names none and needs the session key.
  */
-export function conversationScope(req: Pick<Request, 'method' | 'path'>): string | undefined {
-  const match = CONVERSATION_PATH.exec(req.path);
-  if (!match?.[1] || (match[2] === undefined && req.method !== 'GET')) return undefined;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
+export function sandboxKeyScope(
+  routes: RouteSpec[],
+): (req: Pick<Request, 'method' | 'path'>) => string | undefined {
+  const matchers = routes.map((route) => {
+    if (route.sandboxKey && !route.path.includes('/:id')) {
+      throw new Error(`${route.path} is marked sandboxKey but names no conversation (:id)`);
+    }
+    return {
+      method: route.method.toUpperCase(),
+      sandboxKey: route.sandboxKey === true,
+      matches: match<{ id?: string }>(route.path, { sensitive: true, trailing: false, decode: false }),
+    };
+  });
+  return (req) => {
+    // Express answers HEAD with the GET route.
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    for (const matcher of matchers) {
+      const found = matcher.method === method && matcher.matches(req.path);
+      if (!found) continue;
+      if (!matcher.sandboxKey || found.params.id === undefined) return undefined;
+      try {
+        return decodeURIComponent(found.params.id);
+      } catch {
+        return undefined;
+      }
+    }
     return undefined;
-  }
+  };
 }
 
 /**
  * The keys a client may present: the session key everywhere, and a sandbox key (derived from the session
- * key, so it rotates with it) only for the conversations of its sandbox.
+ * key, so it rotates with it) only for the conversations of its sandbox, on the routes `sandboxKeyScope` names.
  */
 export class ApiKeys implements KeyChecker {
   constructor(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { conversationScope } from './api-keys';
+import { sandboxKeyScope } from './api-keys';
 import { isDiskFull } from '../storage/disk-full';
 import { DiskFull, HttpError } from './errors';
 import type { KeyGate } from './key-gate';
@@ -85,7 +85,7 @@ function errorHandler(logger: Logger, dataDir: string) {
  * Builds the Express app. Deny by default: the path is normalised once; Host and Origin are checked; then
  * only the open list — the open routes (`/alive`, `/health`, the OpenAPI document), the built UI's files and
  * CORS preflights (answered by `cors`) — is served without a key, and every other request needs one before
- * any router sees it. Routing is case-sensitive and strict, on that same normalised path.
+ * any router sees it: the session key, or a sandbox key on the routes marked `sandboxKey` only. Routing is case-sensitive and strict, on that same normalised path.
  */
 export function createApp(options: AppOptions): express.Express {
   const app = express();
@@ -112,7 +112,7 @@ export function createApp(options: AppOptions): express.Express {
 
   const isStream = pathMatcher(keyed.filter((r) => r.keyInQuery));
   const keyInQuery = (req: Request) => req.method === 'GET' && isStream(req.path);
-  app.use(requireKey(options.keys, conversationScope, keyInQuery));
+  app.use(requireKey(options.keys, sandboxKeyScope(keyed), keyInQuery));
   app.use(rateLimit(options.rateLimitPerSecond, keyInQuery));
 
   const keyedRouter = express.Router(ROUTER_OPTIONS);

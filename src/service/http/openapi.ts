@@ -48,6 +48,8 @@ export function buildOpenApi(routes: RouteSpec[], version: string, about: Docume
       security: route.open
         ? []
         : [{ SessionApiKey: [] }, ...(route.keyInQuery ? [{ SessionApiKeyQuery: [] }] : [])],
+      // The key of the conversation's running sandbox works here too; elsewhere only the session key.
+      ...(route.sandboxKey ? { 'x-sandbox-key': true } : {}),
       request: {
         ...(route.body
           ? {

@@ -21,6 +21,37 @@ describe('redactUrl', () => {
   it('hides a key carried in the query, whatever its case', () => {
     expect(redactUrl('/s?a=1&SESSION_API_KEY=secret&b=2')).toBe('/s?a=1&SESSION_API_KEY=<redacted>&b=2');
   });
+
+  it('hides it under every spelling of the name the query parser decodes, and every repetition', () => {
+    const spellings = [
+      'session%5Fapi%5Fkey',
+      'session%5fapi%5fkey',
+      '%73ession_api_key',
+      'Session+Api+Key',
+      'session%20api%20key',
+      'session-api-key',
+      'SeSsIoN_aPi_KeY',
+    ];
+    for (const name of spellings) {
+      expect(redactUrl(`/s?${name}=secret`), name).toBe(`/s?${name}=<redacted>`);
+    }
+    expect(redactUrl('/s?session_api_key=one&x=1&session%5Fapi%5Fkey=two&session_api_key=three')).toBe(
+      '/s?session_api_key=<redacted>&x=1&session%5Fapi%5Fkey=<redacted>&session_api_key=<redacted>',
+    );
+  });
+
+  it('hides a name that carries the key itself, and a name without a value', () => {
+    expect(redactUrl('/s?session_api_key%3Dsecret&a=1')).toBe('/s?<redacted>&a=1');
+    expect(redactUrl('/s?session_api_key')).toBe('/s?session_api_key=<redacted>');
+  });
+
+  it('leaves other parameters, paths without a query and malformed escapes as they are', () => {
+    expect(redactUrl('/api/conversations/x/events?limit=5&api=key')).toBe(
+      '/api/conversations/x/events?limit=5&api=key',
+    );
+    expect(redactUrl('/api/settings')).toBe('/api/settings');
+    expect(redactUrl('/s?%E0%A4%A=1&session%5Gapi=2')).toBe('/s?%E0%A4%A=1&session%5Gapi=2');
+  });
 });
 
 async function logLines(level: pino.Level, paths: string[]): Promise<Record<string, unknown>[]> {

@@ -48,6 +48,12 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   open?: boolean;
   /** The key may come as the `session_api_key` query parameter (event streams); elsewhere only the header. */
   keyInQuery?: boolean;
+  /**
+   * A running sandbox's key opens this route too, for the conversations of that sandbox (the `:id` path
+   * parameter); unmarked routes take the session key only. Never on a route that changes anything outside
+   * the sandbox and the conversation's own events: the user's repositories, settings, secrets, other data.
+   */
+  sandboxKey?: boolean;
   handler: (input: HandlerInput<B, Q, P>) => unknown;
 }
 

@@ -43,10 +43,25 @@ export function holdsPlainSecrets(config: MCPConfig | null | undefined): boolean
   );
 }
 
+/** Whether `server` runs the same program as the stdio server of its name in `previous` (command and args). */
+function sameProgram(
+  server: MCPConfig['stdio_servers'][number],
+  previous: MCPConfig | null | undefined,
+): boolean {
+  const before = previous?.stdio_servers.find((candidate) => candidate.name === server.name);
+  return (
+    before !== undefined &&
+    before.command === server.command &&
+    JSON.stringify(before.args) === JSON.stringify(server.args)
+  );
+}
+
 /**
  * Moves the secrets of `config` into the store and returns what SQLite may keep. A MASKED_API_KEY sent back
- * keeps the stored value; an empty `api_key` removes it. Accounts of `previous` that `config` no longer has
- * are deleted.
+ * keeps the stored value only for the server it was saved for — a URL server of `previous` with that URL, a
+ * stdio server of `previous` with that name, command and args — so a write-only secret never follows a server
+ * to another program or address: otherwise the stored value is deleted (an `env` value becomes `""`, to be
+ * entered again). An empty `api_key` removes it. Accounts of `previous` that `config` no longer has are deleted.
  */
 export async function storeMcpSecrets(
   store: SecretStore,
@@ -54,20 +69,26 @@ export async function storeMcpSecrets(
   config: MCPConfig,
   previous?: MCPConfig | null,
 ): Promise<MCPConfig> {
+  const savedUrls = new Set(previous ? urlServers(previous).map((server) => server.url) : []);
   const stripKey = async <T extends UrlServer>(server: T): Promise<T> => {
     const { api_key: apiKey, ...rest } = server;
     const account = keyAccount(prefix, server.url);
     if (apiKey && apiKey !== MASKED_API_KEY) await store.set(account, apiKey);
-    if (!apiKey) await forget(store, account);
+    else if (!apiKey || !savedUrls.has(server.url)) await forget(store, account);
     return rest as T;
   };
   const stdio = [];
   for (const server of config.stdio_servers) {
+    const keepsStored = sameProgram(server, previous);
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(server.env)) {
+      const account = envAccount(prefix, server.name, name);
       if (value === '') env[name] = '';
-      else {
-        if (value !== MASKED_API_KEY) await store.set(envAccount(prefix, server.name, name), value);
+      else if (value === MASKED_API_KEY && !keepsStored) {
+        await forget(store, account);
+        env[name] = '';
+      } else {
+        if (value !== MASKED_API_KEY) await store.set(account, value);
         env[name] = MASKED_API_KEY;
       }
     }

@@ -1,7 +1,8 @@
 import type { LlmCheckProblem, LlmCheckRequest, LlmCheckResult } from '../../shared/api/llm-check';
 import { LlmError, maskMessage } from '../agent/llm/llm-errors';
 import type { LlmClientConfig, LlmFactory } from '../agent/llm/llm-types';
-import { ModelRoutingError, needsApiKey } from '../agent/llm/model-routing';
+import { ModelRoutingError, needsApiKey, resolveModelRoute } from '../agent/llm/model-routing';
+import type { SavedLlm } from './settings-service';
 
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
@@ -56,23 +57,47 @@ function failure(
   };
 }
 
+/** Provider and base URL (normalised: trailing slashes, letter case of scheme and host, default port) of a model. */
+function endpointOf(model: string, baseUrl: string | null | undefined): string | null {
+  try {
+    const route = resolveModelRoute(model, baseUrl);
+    return `${route.providerName} ${new URL(route.baseUrl).href.replace(/\/+$/, '')}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The saved key when the request names the saved endpoint, else null: a write-only key goes nowhere else. */
+function savedKeyFor(request: LlmCheckRequest, saved: SavedLlm): string | null {
+  if (!saved.apiKey || !saved.model) return null;
+  const target = endpointOf(request.llm_model, request.llm_base_url);
+  return target !== null && target === endpointOf(saved.model, saved.baseUrl) ? saved.apiKey : null;
+}
+
 /**
  * Sends one tiny request to the model as `request` configures it (a client from the service's `llmFactory`),
- * the key from the request or else `storedKey`, and says whether it answered or, classified, why not. The key
- * never appears in the result.
+ * the key from the request or else the saved one — only when the request names the saved provider and base
+ * URL — and says whether it answered or, classified, why not. The key never appears in the result.
  */
 export async function checkLlm(
   request: LlmCheckRequest,
-  storedKey: string | null,
+  saved: SavedLlm,
   llmFactory: LlmFactory,
 ): Promise<LlmCheckResult> {
   const typed = request.llm_api_key ?? null;
-  const apiKey = typed ?? storedKey;
+  const storedKey = typed === null ? savedKeyFor(request, saved) : null;
   const keySource = typed !== null ? (typed ? 'request' : 'none') : storedKey ? 'stored' : 'none';
-  const key = keySource === 'none' ? null : apiKey;
+  const key = keySource === 'request' ? typed : storedKey;
   const baseUrl = request.llm_base_url || null;
   if (!key && needsApiKey(request.llm_model, baseUrl)) {
-    return failure('missing_key', `${request.llm_model} needs an API key and none is set`, keySource);
+    const withheld = typed === null && saved.apiKey !== null;
+    return failure(
+      'missing_key',
+      withheld
+        ? `The saved API key is sent only to the saved provider and base URL; enter the key to test ${request.llm_model} here`
+        : `${request.llm_model} needs an API key and none is set`,
+      keySource,
+    );
   }
   try {
     const client = llmFactory({ model: request.llm_model, apiKey: key, baseUrl, timing: CHECK_TIMING });

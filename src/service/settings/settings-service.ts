@@ -21,6 +21,13 @@ type SecretField = (typeof SECRET_FIELDS)[number];
 /** What SQLite holds: every setting except secrets (MCP `api_key`s removed, stdio `env` values masked). */
 export type StoredSettings = Omit<SettingsUpdate, SecretField>;
 
+/** The LLM endpoint the settings name, with its stored key. */
+export interface SavedLlm {
+  model: string | null;
+  baseUrl: string | null;
+  apiKey: string | null;
+}
+
 export const DEFAULTS = {
   max_iterations: DEFAULT_MAX_ITERATIONS,
   git_user_name: 'dockhand',
@@ -63,6 +70,16 @@ export class SettingsService {
       this.cached = row ? (JSON.parse(row.data) as StoredSettings) : null;
     }
     return this.cached;
+  }
+
+  /** The saved model, base URL and LLM key: the key belongs to that endpoint and is sent nowhere else. */
+  async savedLlm(): Promise<SavedLlm> {
+    const s = this.stored();
+    return {
+      model: s?.llm_model ?? null,
+      baseUrl: s?.llm_base_url ?? null,
+      apiKey: (await this.secrets.get('llm_api_key')) || null,
+    };
   }
 
   /** The settings as GET /api/settings shows them, or null when never saved. */
@@ -159,11 +176,13 @@ export class SettingsService {
       api_key:
         ('api_key' in server && typeof server.api_key === 'string' && server.api_key) || MASKED_API_KEY,
     });
-    const mcpConfig = await storeMcpSecrets(this.secrets, MCP_PREFIX, {
-      ...config,
-      sse_servers: config.sse_servers.map(keep),
-      shttp_servers: config.shttp_servers.map(keep),
-    });
+    // The row is its own previous config: values it already masks stay with their unchanged servers.
+    const mcpConfig = await storeMcpSecrets(
+      this.secrets,
+      MCP_PREFIX,
+      { ...config, sse_servers: config.sse_servers.map(keep), shttp_servers: config.shttp_servers.map(keep) },
+      config,
+    );
     // The old row's bytes are overwritten, not left in a free page of the file.
     this.db.exec('PRAGMA secure_delete = ON');
     this.write({ ...stored, mcp_config: mcpConfig });

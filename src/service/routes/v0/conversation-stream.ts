@@ -31,6 +31,7 @@ export function conversationStreamRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/events/stream',
+      sandboxKey: true,
       tag: 'events',
       summary:
         'Events as Server-Sent Events: replay after `after` or Last-Event-ID, `replay_done`, then live',

@@ -43,6 +43,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/vscode-url',
+      sandboxKey: true,
       tag: 'workspace',
       summary: 'The VS Code URL: Dockhand serves none',
       params: ConversationPath,
@@ -55,6 +56,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/web-hosts',
+      sandboxKey: true,
       tag: 'workspace',
       summary: "The sandbox's app ports as local URLs (none while it is not running)",
       params: ConversationPath,
@@ -64,6 +66,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/microagents',
+      sandboxKey: true,
       tag: 'workspace',
       summary: "The conversation's microagents: repository, user folders and built-ins",
       params: ConversationPath,
@@ -85,6 +88,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/list-files',
+      sandboxKey: true,
       tag: 'workspace',
       summary: 'One level of a workspace folder: folders first, ending with /',
       params: ConversationPath,
@@ -104,6 +108,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/select-file',
+      sandboxKey: true,
       tag: 'workspace',
       summary: 'A text file of the workspace',
       params: ConversationPath,
@@ -127,6 +132,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'post',
       path: '/api/conversations/:id/upload-files',
+      sandboxKey: true,
       tag: 'workspace',
       summary: 'Upload files (multipart, repeated `files`) into the working directory, bytes unchanged',
       params: ConversationPath,
@@ -146,6 +152,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/zip-directory',
+      sandboxKey: true,
       tag: 'workspace',
       summary: 'The working directory as workspace.zip',
       params: ConversationPath,
@@ -172,6 +179,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/git/changes',
+      sandboxKey: true,
       tag: 'workspace',
       summary: "Files changed since HEAD in the conversation's repository",
       params: ConversationPath,
@@ -185,6 +193,7 @@ export function conversationWorkspaceRoutes(
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/git/diff',
+      sandboxKey: true,
       tag: 'workspace',
       summary: 'A file in the working tree and at HEAD',
       params: ConversationPath,

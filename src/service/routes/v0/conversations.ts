@@ -66,6 +66,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id',
+      sandboxKey: true,
       tag: 'conversations',
       summary: 'One conversation',
       params: ConversationPath,
@@ -104,6 +105,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
     defineRoute({
       method: 'post',
       path: '/api/conversations/:id/start',
+      sandboxKey: true,
       tag: 'conversations',
       summary: 'Start a stopped conversation (idempotent)',
       params: ConversationPath,
@@ -129,6 +131,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
     defineRoute({
       method: 'post',
       path: '/api/conversations/:id/stop',
+      sandboxKey: true,
       tag: 'conversations',
       summary: 'Stop a conversation; its sandbox idles',
       params: ConversationPath,
@@ -146,6 +149,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/events',
+      sandboxKey: true,
       tag: 'events',
       summary: 'A page of events',
       params: ConversationPath,
@@ -169,6 +173,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
     defineRoute({
       method: 'post',
       path: '/api/conversations/:id/events',
+      sandboxKey: true,
       tag: 'events',
       summary:
         'Send a user action: a message, an agent state change (confirm, reject, pause, stop), or a command',
@@ -188,6 +193,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
     defineRoute({
       method: 'post',
       path: '/api/conversations/:id/message',
+      sandboxKey: true,
       tag: 'events',
       summary: 'Send a user message',
       params: ConversationPath,
@@ -206,6 +212,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/config',
+      sandboxKey: true,
       tag: 'conversations',
       summary: 'Runtime and session ids',
       params: ConversationPath,
@@ -224,6 +231,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
     defineRoute({
       method: 'get',
       path: '/api/conversations/:id/trajectory',
+      sandboxKey: true,
       tag: 'events',
       summary: 'Every non-hidden event, for export',
       params: ConversationPath,

@@ -45,7 +45,8 @@ export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
       path: '/api/settings/llm-check',
       tag: 'settings',
       summary:
-        'Dockhand extension: test a model, endpoint and key with one tiny request (the stored key if none is sent)',
+        'Dockhand extension: test a model, endpoint and key with one tiny request (the stored key if none is ' +
+        'sent and the provider and base URL are the saved ones)',
       body: LlmCheckRequest,
       responses: {
         200: {
@@ -55,7 +56,7 @@ export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
         422: { description: 'Invalid request', schema: ValidationErrorBody },
         503: { description: 'The secret store is unavailable', schema: DetailBody },
       },
-      handler: async ({ body }) => checkLlm(body, await ctx.secrets.get('llm_api_key'), ctx.llmFactory),
+      handler: async ({ body }) => checkLlm(body, await ctx.settings.savedLlm(), ctx.llmFactory),
     }),
     defineRoute({
       method: 'post',
