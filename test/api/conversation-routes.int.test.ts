@@ -101,7 +101,7 @@ describe.skipIf(process.platform !== 'linux')(
       const notRunning = detail(409, `Conversation ${STOPPED} is not running`);
       const sandboxDown = detail(409, `Sandbox for conversation ${STOPPED} is not running`);
       const cases: Case[] = [
-        // §3 V0 conversation management
+        // api-contract §3 V0 conversation management
         {
           method: 'POST',
           path: '/api/conversations',
@@ -251,7 +251,7 @@ describe.skipIf(process.platform !== 'linux')(
           },
         },
         { method: 'POST', path: `${u}/stop`, ...unknown },
-        // §4 conversation-scoped routes
+        // api-contract §4 conversation-scoped routes
         {
           method: 'GET',
           path: `${c}/config`,
@@ -324,7 +324,7 @@ describe.skipIf(process.platform !== 'linux')(
           shape: (j) => isObject(j) && Array.isArray(j.trajectory),
         },
         { method: 'GET', path: `${u}/trajectory`, ...unknown },
-        // §5 events
+        // api-contract §5 events
         { method: 'GET', path: `${c}/events`, status: 200, shape: hasKeys('events', 'has_more') },
         {
           method: 'GET',
@@ -410,7 +410,7 @@ describe.skipIf(process.platform !== 'linux')(
           path: `${c}/events/stream?after=-2`,
           ...invalid('greater_than_equal', ['query', 'after']),
         },
-        // §10 V1 app conversations
+        // api-contract §10 V1 app conversations
         {
           method: 'POST',
           path: '/api/v1/app-conversations',
@@ -534,7 +534,7 @@ describe.skipIf(process.platform !== 'linux')(
           shape: hasKeys('id', 'sandbox_status', 'execution_status', 'conversation_url', 'session_api_key'),
         },
         { method: 'GET', path: '/api/v1/app-conversations/unknown123', ...unknown },
-        // §13 V1 events
+        // api-contract §13 V1 events
         {
           method: 'GET',
           path: `/api/v1/events/search?conversation_id__eq=${RUN}`,

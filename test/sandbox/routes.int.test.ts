@@ -8,7 +8,7 @@ interface Page {
   next_page_id: string | null;
 }
 
-/** Route conformance (§1, §11, §12), on process sandboxes so that no Docker engine is needed. */
+/** Route conformance (api-contract §1, §11, §12), on process sandboxes so that no Docker engine is needed. */
 describe('sandbox routes', () => {
   let service: TestService;
   const ids: string[] = [];

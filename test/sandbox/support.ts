@@ -6,6 +6,7 @@ import type { V0Event } from '../../src/shared/api/events';
 import type { SandboxInfo, SandboxStatus } from '../../src/shared/api/sandboxes';
 import type { ScriptedLlm } from '../support/scripted-llm';
 import { startTestService, type TestService } from '../support/service';
+import { dockerUnavailableReason } from '../support/test-sandboxes';
 import { until } from '../support/until';
 
 /** The offline sandbox image the tests run (scripts/sandbox-image.sh builds it). */
@@ -35,19 +36,9 @@ async function settledWithin(call: Promise<unknown>, what: string): Promise<void
   if (!answered) console.warn(`The Docker engine did not answer within 20 s: ${what}`);
 }
 
-/** Why the Docker tests cannot run here, or null when the engine answers and the image exists. */
-export async function dockerSkipReason(): Promise<string | null> {
-  try {
-    await docker.ping();
-  } catch (error) {
-    return `no Docker engine answers (${error instanceof Error ? error.message : String(error)})`;
-  }
-  try {
-    await docker.getImage(TEST_IMAGE).inspect();
-  } catch {
-    return `the image ${TEST_IMAGE} is missing (run \`npm run sandbox:image\`)`;
-  }
-  return null;
+/** Why the Docker tests cannot run here, or null; with `CI` set, throws instead. */
+export function dockerSkipReason(): Promise<string | null> {
+  return dockerUnavailableReason(docker, TEST_IMAGE);
 }
 
 /** Sandbox options for tests: the offline image, no network, no idle pausing. */

@@ -487,7 +487,7 @@ export function judge(request: FuzzRequest, response: FuzzResponse): string | nu
 }
 
 /**
- * Answers the contract gives any route (§1, §2): no route for a path id with a `/` or a malformed
+ * Answers the contract gives any route (api-contract §1, §2): no route for a path id with a `/` or a malformed
  * encoding, an Origin that is not local, and a request head Node's parser refuses.
  */
 const CONTRACT_WIDE: [number, string][] = [

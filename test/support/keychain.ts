@@ -3,6 +3,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { KeychainSecretStore } from '../../src/service/secrets/keychain-store';
 import { SERVICE_NAME } from '../../src/service/secrets/secret-store';
+import { requiredInCi } from './required-in-ci';
 
 interface Keytar {
   findCredentials(service: string): Promise<{ account: string; password: string }[]>;
@@ -24,8 +25,15 @@ function isThrowawayHome(): boolean {
 /**
  * Whether the real OS keychain can be used by tests: it must store and delete an item, and HOME must be
  * a throwaway folder (as scripts/test.sh sets up), because the tests empty the Dockhand keychain items.
+ * With `CI` set, an unusable keychain throws instead (see requiredInCi).
  */
 export async function probeKeychain(): Promise<KeychainProbe> {
+  const probe = await probeUnchecked();
+  if (!probe.usable) requiredInCi('The OS keychain', probe.reason);
+  return probe;
+}
+
+async function probeUnchecked(): Promise<KeychainProbe> {
   if (!isThrowawayHome()) {
     return {
       usable: false,

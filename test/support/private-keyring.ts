@@ -2,15 +2,19 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { requiredInCi } from './required-in-ci';
 
 const LOGIN_COLLECTION = '/org/freedesktop/secrets/collection/login';
 
-/** Why a private D-Bus session with gnome-keyring cannot run here, or null. */
+/** Why a private D-Bus session with gnome-keyring cannot run here, or null; with `CI` set, throws instead. */
 export function privateKeyringSkipReason(): string | null {
-  for (const program of ['dbus-daemon', 'gnome-keyring-daemon', 'gdbus']) {
-    if (spawnSync('which', [program]).status !== 0) return `${program} is not installed`;
-  }
-  return null;
+  const missing = ['dbus-daemon', 'gnome-keyring-daemon', 'gdbus'].find(
+    (program) => spawnSync('which', [program]).status !== 0,
+  );
+  return requiredInCi(
+    'A keyring daemon on a private D-Bus session',
+    missing ? `${missing} is not installed` : null,
+  );
 }
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {

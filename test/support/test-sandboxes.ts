@@ -1,20 +1,28 @@
 import Docker from 'dockerode';
+import { requiredInCi } from './required-in-ci';
 
 /** Containers for the shell and file-operation tests. */
 
 export const SANDBOX_IMAGE = 'dockhand/sandbox:1.0.0';
 
-/** Why Docker tests cannot run here, or null when the engine answers and the image exists. */
-export async function dockerUnavailableReason(docker: Docker): Promise<string | null> {
+/**
+ * Why Docker tests cannot run here, or null when the engine answers and the image exists; with `CI` set,
+ * throws instead (see requiredInCi).
+ */
+export async function dockerUnavailableReason(docker: Docker, image = SANDBOX_IMAGE): Promise<string | null> {
+  return requiredInCi('A Docker engine with the sandbox image', await dockerProblem(docker, image));
+}
+
+async function dockerProblem(docker: Docker, image: string): Promise<string | null> {
   try {
     await docker.ping();
   } catch (error) {
     return `the Docker engine does not answer (${error instanceof Error ? error.message : String(error)})`;
   }
   try {
-    await docker.getImage(SANDBOX_IMAGE).inspect();
+    await docker.getImage(image).inspect();
   } catch {
-    return `the image ${SANDBOX_IMAGE} is missing (bash scripts/sandbox-image.sh builds it)`;
+    return `the image ${image} is missing (bash scripts/sandbox-image.sh builds it)`;
   }
   return null;
 }

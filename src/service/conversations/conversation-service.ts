@@ -76,7 +76,7 @@ export class ConversationService {
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
-  /** The conversations each paused sandbox's pause stopped, started again when it resumes (§11, §14). */
+  /** The conversations each paused sandbox's pause stopped, started again when it resumes (api-contract §11, §14). */
   private readonly stoppedByPause = new Map<string, string[]>();
   /** Conversations whose title is being generated. */
   private readonly naming = new Set<string>();
@@ -393,7 +393,7 @@ export class ConversationService {
         initial_user_msg: message ? masker.maskText(message) : null,
         image_urls: images,
         conversation_instructions: instructions ? masker.maskText(instructions) : null,
-        // A secret in a recorded action becomes <secret_hidden>, which ends the replay there (§6.7).
+        // A secret in a recorded action becomes <secret_hidden>, which ends the replay there (agent-behaviour §6.7).
         replay: request.replay_json ? masker.mask(parseTrajectory(request.replay_json)) : null,
       };
     } catch (error) {

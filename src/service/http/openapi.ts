@@ -7,7 +7,7 @@ function openApiPath(path: string): string {
   return path.replace(/[:*](\w+)/g, '{$1}');
 }
 
-/** What any route that reads a JSON body can answer before its handler runs (contract §1, §15). */
+/** What any route that reads a JSON body can answer before its handler runs (api-contract §1, §15). */
 const BODY_RESPONSES: Record<number, RouteResponse> = {
   413: { description: 'Request body too large', schema: DetailBody },
   415: { description: 'The body is not application/json', schema: DetailBody },

@@ -18,7 +18,7 @@ export interface SandboxConfig {
   allowSudo: boolean;
   /** Pause a RUNNING sandbox unused this long (DOCKHAND_SANDBOX_IDLE_PAUSE_S); 0 = never. */
   idlePauseSeconds: number;
-  /** What happens to live sandboxes when the service closes: paused (default, §18) or left running. */
+  /** What happens to live sandboxes when the service closes: paused (default, api-contract §18) or left running. */
   onClose: 'pause' | 'leave';
   /** Forces the warm pool's size (DOCKHAND_SANDBOX_WARM_POOL, e.g. 0 in tests); null = the `sandbox_warm_pool` setting. */
   warmPool: number | null;

@@ -70,7 +70,7 @@ function failureText(error: unknown): string {
 }
 
 /**
- * The sandboxes: their records, the state machine of §14, the live-sandbox cap, idle pausing,
+ * The sandboxes: their records, the state machine of api-contract §14, the live-sandbox cap, idle pausing,
  * reconciliation with what the providers see, and the workspaces commands run in.
  * Operations on one sandbox run one at a time, in order.
  */

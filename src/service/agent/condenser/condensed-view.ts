@@ -19,7 +19,7 @@ function inHistory(event: V0Event): boolean {
 }
 
 /**
- * The summary as the view shows it: a `condense` observation (API contract §5.2) carrying the
+ * The summary as the view shows it: a `condense` observation (api-contract §5.2) carrying the
  * condensation's id and time, rendered to the model as a user message.
  */
 function summaryEvent(condensation: V0Event, summary: string): V0Event {

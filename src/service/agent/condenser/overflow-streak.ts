@@ -1,4 +1,4 @@
-/** The `error` reason when condensing does not bring the prompt within the context window (§5). */
+/** The `error` reason when condensing does not bring the prompt within the context window (agent-behaviour §5). */
 export const CONTEXT_OVERFLOW_ERROR =
   "The conversation does not fit the model's context window even after condensing. Start a new conversation or choose a model with a larger context window.";
 

@@ -91,7 +91,7 @@ function factsOf(error: unknown): ErrorFacts {
   return { message: String(error), text: String(error).toLowerCase(), transport: false };
 }
 
-/** Maps any failure of a model call to an `LlmError` (spec §2.5). */
+/** Maps any failure of a model call to an `LlmError` (agent-behaviour §2.5). */
 export function classifyLlmError(error: unknown, context: ClassifyContext): LlmError {
   if (error instanceof LlmError) return error;
   const facts = factsOf(error);

@@ -47,7 +47,7 @@ function retryInfo(error: LlmError, attempt: number, retryInS: number, maxRetrie
 /**
  * Builds the client for a model string (see `resolveModelRoute`; throws `ModelRoutingError` when the
  * provider cannot be told). Each `complete` streams one reply through the AI SDK, retries rate limits
- * and transient failures per spec §2.5, and throws a classified `LlmError` otherwise.
+ * and transient failures per agent-behaviour §2.5, and throws a classified `LlmError` otherwise.
  */
 export function createLlmClient(config: LlmClientConfig): LlmClient {
   const route = resolveModelRoute(config.model, config.baseUrl);
@@ -113,7 +113,7 @@ export function createLlmClient(config: LlmClientConfig): LlmClient {
         const problem = replyProblem(result);
         if (!problem) return toResponse(call, result, attempt);
         error = problem;
-        // An empty reply is retried with more randomness (spec §2.1).
+        // An empty reply is retried with more randomness (agent-behaviour §2.1).
         if (isEmpty(result)) temperature = 1;
       } catch (thrown) {
         if (signal.aborted) throw abortedError(thrown);

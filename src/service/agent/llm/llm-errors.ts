@@ -1,6 +1,6 @@
 import { SecretMasker } from '../../events/secret-masker';
 
-/** The runtime status ids (API contract §14) that LLM outcomes are reported with. */
+/** The runtime status ids (api-contract §14) that LLM outcomes are reported with. */
 export const LLM_STATUS = {
   retry: 'STATUS$LLM_RETRY',
   error: 'STATUS$ERROR',

@@ -71,7 +71,7 @@ export function modelFacts(model: string): ModelFacts | undefined {
   return lookupModel(MODELS, model);
 }
 
-/** Whether the model takes images; unknown models do not (spec §6.6). */
+/** Whether the model takes images; unknown models do not (agent-behaviour §6.6). */
 export function supportsVision(model: string): boolean {
   return modelFacts(model)?.vision ?? false;
 }

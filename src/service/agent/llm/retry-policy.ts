@@ -1,4 +1,4 @@
-/** Retry and timeout timings of model calls (spec §2.5), injectable so that tests need not wait. */
+/** Retry and timeout timings of model calls (agent-behaviour §2.5), injectable so that tests need not wait. */
 export interface LlmTiming {
   /** Retries after the first call, for rate limits and transient failures. */
   maxRetries: number;

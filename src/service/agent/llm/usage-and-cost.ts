@@ -55,7 +55,7 @@ export function providerReportedCost(
   return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-/** Cost of a call, first match (spec §2.4): provider-reported, price table, local (0), else unknown. */
+/** Cost of a call, first match (agent-behaviour §2.4): provider-reported, price table, local (0), else unknown. */
 export function resolveCost(options: {
   route: ModelRoute;
   usage: LlmUsage;

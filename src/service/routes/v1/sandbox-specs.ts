@@ -8,7 +8,7 @@ import {
 import type { ServiceContext } from '../../context';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 
-/** V1 sandbox specs (§12). */
+/** V1 sandbox specs (api-contract §12). */
 export function sandboxSpecsRoutes(ctx: ServiceContext): RouteSpec[] {
   return [
     defineRoute({

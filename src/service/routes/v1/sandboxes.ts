@@ -35,7 +35,7 @@ function requestedSpecId(queryId: string | undefined, bodyId: string | null | un
   return null;
 }
 
-/** V1 sandboxes (§11). */
+/** V1 sandboxes (api-contract §11). */
 export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
   return [
     defineRoute({

@@ -28,7 +28,7 @@ function plan(change: Partial<ContainerPlan> = {}): ContainerPlan {
 }
 
 describe('containerOptions', () => {
-  it('labels, names, mounts and limits the container as §11 says', () => {
+  it('labels, names, mounts and limits the container as api-contract §11 says', () => {
     const options = containerOptions(plan());
     expect(options.name).toBe(`dockhand-${ID}`);
     expect(options.Labels).toEqual({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { statusOf } from './container-state';
 
 describe('statusOf', () => {
-  it('maps Docker states to sandbox statuses (§11)', () => {
+  it('maps Docker states to sandbox statuses (api-contract §11)', () => {
     expect(statusOf({ Status: 'created' }).status).toBe('STARTING');
     expect(statusOf({ Status: 'restarting' }).status).toBe('STARTING');
     expect(statusOf({ Status: 'running' }).status).toBe('STARTING');

@@ -12,7 +12,7 @@ export interface ContainerState {
 }
 
 /**
- * The sandbox status a container state stands for (§11). A running container is RUNNING only once the
+ * The sandbox status a container state stands for (api-contract §11). A running container is RUNNING only once the
  * readiness probe passes, so `running` maps to STARTING here and the caller probes.
  */
 export function statusOf(state: ContainerState): { status: SandboxStatus; error: string | null } {

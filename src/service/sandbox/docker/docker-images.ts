@@ -9,7 +9,7 @@ import type { DockerConnection } from './docker-status';
 import { installLabels, LABEL } from './labels';
 import { buildOwnImage, type OwnImage } from './own-image';
 
-/** §15: a pull may take up to 15 minutes. */
+/** api-contract §15: a pull may take up to 15 minutes. */
 const PULL_TIMEOUT_MS = 15 * 60 * 1000;
 /** Building the own image offline makes a Debian base first (about 3 minutes here). */
 const BUILD_TIMEOUT_MS = 20 * 60 * 1000;

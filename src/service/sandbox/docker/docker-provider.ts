@@ -26,7 +26,7 @@ import { installFilter, LABEL } from './labels';
 import { ensureSandboxNetwork } from './sandbox-network';
 import { DockerWorkspace } from './docker-workspace';
 
-/** §14: a sandbox whose probe keeps failing this long goes to ERROR. */
+/** api-contract §14: a sandbox whose probe keeps failing this long goes to ERROR. */
 const PROBE_FAILURE_LIMIT_MS = 30_000;
 const PROBE_INTERVAL_MS = 250;
 const STOP_TIMEOUT_S = 10;

@@ -180,7 +180,7 @@ export class ShellSession {
   }
 
   /**
-   * Stop (§2.7): C-c; without a prompt after the grace, SIGINT to the foreground process group, then
+   * Stop (agent-behaviour §2.7): C-c; without a prompt after the grace, SIGINT to the foreground process group, then
    * SIGKILL. Resolves with the command's final result, which an `execute` in flight also returns;
    * null when nothing runs.
    */
