@@ -3,7 +3,7 @@ import { lstat, mkdir, readFile, readlink, rename, symlink, unlink, writeFile } 
 import path from 'node:path';
 import { HttpError } from '../http/errors';
 import { hostGit } from './host-git';
-import { isSafeRepositoryPath } from './snapshot-archive';
+import { isSafeRepositoryPath } from './repository-path';
 
 /** A file's state: missing, a file's bytes, a link's target, or something Dockhand does not change. */
 type FileState =
