@@ -1,73 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, rmSync, symlinkSync } from 'node:fs';
 import type { GitChange } from '../../src/shared/api/workspace';
-import {
-  startScriptedLlm,
-  type RecordedLlmRequest,
-  type ScriptedLlm,
-  type ScriptedReply,
-} from '../support/scripted-llm';
 import { makeLocalGitRepo } from '../support/local-git-repo';
 import type { TestService } from '../support/service';
-import {
-  closeSandboxService,
-  dockerSkipReason,
-  execIn,
-  startSandboxService,
-  untilConversation,
-  useScriptedModel,
-} from '../sandbox/support';
+import { dockerSkipReason, execIn } from '../sandbox/support';
+import { startLocalConversations, type LocalConversations } from './local-conversation';
 
 const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the local repository tests: ${skip}`);
 
-/**
- * The scripted agent: runs the shell command written after `RUN:` in the first user message, then ends.
- * Each call answers from its own request, so conversations running at once do not share a script.
- */
-function agentStep(request: RecordedLlmRequest): ScriptedReply {
-  const messages = (request.body?.messages ?? []) as { role: string; content: unknown }[];
-  if (messages.at(-1)?.role === 'tool') return { text: 'Done.' };
-  const command = /RUN:(.*)$/s.exec(JSON.stringify(messages.find((m) => m.role === 'user')?.content ?? ''));
-  const text = command ? (JSON.parse(`"${command[1]?.replace(/"\s*\]?\s*$/, '')}"`) as string) : 'true';
-  return { toolCalls: [{ name: 'execute_bash', args: { command: text, security_risk: 'LOW' } }] };
-}
-
 describe.skipIf(skip !== null)('conversations on a repository of this machine', () => {
-  let llm: ScriptedLlm;
+  let local: LocalConversations;
   let service: TestService;
 
   beforeAll(async () => {
-    llm = await startScriptedLlm([], {
-      channels: [{ marker: '[dockhand:title]', step: { text: 'Local work' } }],
-    });
-    service = await startSandboxService();
-    await useScriptedModel(service, llm);
+    local = await startLocalConversations();
+    service = local.service;
   });
 
   afterAll(async () => {
-    await closeSandboxService(service);
-    await llm?.close();
+    await local?.close();
   });
 
-  /** Starts a conversation whose agent runs `command` in the copy, and waits for it to finish. */
-  async function converse(body: Record<string, unknown>, command: string) {
-    llm.push(agentStep, agentStep);
-    const created = await service.api('POST', '/api/conversations', {
-      body: { ...body, initial_user_msg: `RUN:${command}` },
-    });
-    expect(created.status, JSON.stringify(created.json)).toBe(200);
-    const id = (created.json as { conversation_id: string }).conversation_id;
-    const info = await untilConversation(
-      service,
-      id,
-      (c) =>
-        c.agent_state === 'awaiting_user_input' || c.agent_state === 'finished' || c.status === 'STOPPED',
-      'the agent to finish',
-    );
-    expect(info.status).toBe('RUNNING');
-    return { id, sandbox: info.sandbox_id as string, info };
-  }
+  const converse = (body: Record<string, unknown>, command: string) => local.converse(body, command);
 
   it('answers 422 naming a relative path, a folder that is not a git repository and an unknown branch', async () => {
     const repo = makeLocalGitRepo({ 'a.txt': 'a\n' });
