@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import type { GitChange } from '../../src/shared/api/workspace';
 import { makeLocalGitRepo } from '../support/local-git-repo';
 import type { TestService } from '../support/service';
@@ -8,6 +9,8 @@ import { startLocalConversations, type LocalConversations } from './local-conver
 
 const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the local repository tests: ${skip}`);
+const isRoot = process.getuid?.() === 0;
+if (!isRoot) console.warn('Skipping the failed-rename rollback test: only root can make a file unchangeable');
 
 describe.skipIf(skip !== null)('conversations on a repository of this machine', () => {
   let local: LocalConversations;
@@ -158,6 +161,59 @@ describe.skipIf(skip !== null)('conversations on a repository of this machine', 
       'n\n',
     ]);
     expect(existsSync(`${repo.root}/gone.txt`)).toBe(false);
+  });
+
+  /** Makes `file` unchangeable for this process (chattr +i as root, who ignores permissions) until `unlock`. */
+  function lock(file: string): () => void {
+    if (isRoot) {
+      execFileSync('chattr', ['+i', file]);
+      return () => execFileSync('chattr', ['-i', file]);
+    }
+    chmodSync(file, 0o555);
+    return () => chmodSync(file, 0o755);
+  }
+  const leftovers = (root: string) =>
+    readdirSync(root, { recursive: true }).filter((name) => String(name).includes('.dockhand-'));
+
+  it('changes nothing, and leaves no temporary file, when a write fails while staging the work', async () => {
+    const repo = makeLocalGitRepo({ 'a.txt': 'a\n', 'locked/f.txt': 'f\n' });
+    const { id } = await converse(
+      { repository: repo.root },
+      'echo a2 > a.txt && echo f2 > locked/f.txt && echo n > locked/new.txt',
+    );
+    const before = repo.fingerprint();
+    const unlock = lock(`${repo.root}/locked`);
+    try {
+      const failed = await local.exportWork(id, { mode: 'apply' });
+      expect(failed.status, JSON.stringify(failed.json)).toBe(409);
+      expect((failed.json as { detail: string }).detail).toMatch(/Writing locked\/.* failed, so nothing was applied/);
+    } finally {
+      unlock();
+    }
+    expect(repo.fingerprint()).toBe(before);
+    expect(leftovers(repo.root)).toEqual([]);
+    expect((await local.exportWork(id, { mode: 'apply' })).status).toBe(200);
+    expect([repo.read('a.txt'), repo.read('locked/f.txt'), repo.read('locked/new.txt')]).toEqual(['a2\n', 'f2\n', 'n\n']);
+  });
+
+  it.skipIf(!isRoot)('puts every file back when a rename fails after others were renamed into place', async () => {
+    const repo = makeLocalGitRepo({ 'a.txt': 'a\n', 'm/b.txt': 'b\n', 'z.txt': 'z\n' });
+    const { id } = await converse(
+      { repository: repo.root },
+      'echo a2 > a.txt && echo b2 > m/b.txt && rm z.txt && echo n > m/new.txt',
+    );
+    const before = repo.fingerprint();
+    // z.txt is last: a.txt, m/b.txt and m/new.txt are in place when its removal fails.
+    const unlock = lock(`${repo.root}/z.txt`);
+    try {
+      const failed = await local.exportWork(id, { mode: 'apply' });
+      expect(failed.status, JSON.stringify(failed.json)).toBe(409);
+      expect((failed.json as { detail: string }).detail).toContain('nothing was applied');
+    } finally {
+      unlock();
+    }
+    expect(repo.fingerprint()).toBe(before);
+    expect(leftovers(repo.root)).toEqual([]);
   });
 
   it('lets only one export into a repository run at a time', async () => {
