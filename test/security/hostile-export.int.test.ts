@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { makeLocalGitRepo } from '../support/local-git-repo';
 import { docker, dockerSkipReason } from '../sandbox/support';
@@ -102,6 +104,29 @@ describe.skipIf(skip !== null)('a hostile sandbox exporting into a repository of
     // No branch, no object, no file, no temporary file: the user's repository is byte for byte as it was.
     expect(repo.fingerprint()).toBe(before);
     expect(repo.git('for-each-ref', 'refs/heads/evil')).toBe('');
+  });
+
+  it('refuses to write through a folder that is the git directory under another name (a bind mount)', async (context) => {
+    const repo = makeLocalGitRepo({ 'a.txt': 'a\n' });
+    const { id } = await local.converse(
+      { repository: repo.root },
+      "mkdir -p mnt/hooks && printf '#!/bin/sh\\necho pwned\\n' > mnt/hooks/post-checkout && chmod 755 mnt/hooks/post-checkout",
+    );
+    mkdirSync(`${repo.root}/mnt`);
+    try {
+      execFileSync('mount', ['--bind', `${repo.root}/.git`, `${repo.root}/mnt`], { stdio: 'pipe' });
+    } catch (error) {
+      console.warn(`Skipping the bind mount case: mount --bind failed (${String(error)})`);
+      context.skip();
+    }
+    try {
+      const answer = await local.exportWork(id, { mode: 'apply' });
+      expect(answer.status, JSON.stringify(answer.json)).toBe(409);
+      expect(answer.json).toMatchObject({ conflicts: ['mnt/hooks/post-checkout'] });
+      expect(existsSync(`${repo.root}/.git/hooks/post-checkout`)).toBe(false);
+    } finally {
+      execFileSync('umount', [`${repo.root}/mnt`]);
+    }
   });
 
   it('answers 502 with a message, not 500, when the sandbox’s git fails or hands over no bundle', async () => {
