@@ -1,7 +1,17 @@
 import { expect } from 'vitest';
-import { startScriptedLlm, type RecordedLlmRequest, type ScriptedLlm, type ScriptedReply } from '../support/scripted-llm';
+import {
+  startScriptedLlm,
+  type RecordedLlmRequest,
+  type ScriptedLlm,
+  type ScriptedReply,
+} from '../support/scripted-llm';
 import type { TestService } from '../support/service';
-import { closeSandboxService, startSandboxService, untilConversation, useScriptedModel } from '../sandbox/support';
+import {
+  closeSandboxService,
+  startSandboxService,
+  untilConversation,
+  useScriptedModel,
+} from '../sandbox/support';
 
 /**
  * The scripted agent: runs the shell command written after `RUN:` in the first user message, then ends.

@@ -186,35 +186,44 @@ describe.skipIf(skip !== null)('conversations on a repository of this machine', 
     try {
       const failed = await local.exportWork(id, { mode: 'apply' });
       expect(failed.status, JSON.stringify(failed.json)).toBe(409);
-      expect((failed.json as { detail: string }).detail).toMatch(/Writing locked\/.* failed, so nothing was applied/);
+      expect((failed.json as { detail: string }).detail).toMatch(
+        /Writing locked\/.* failed, so nothing was applied/,
+      );
     } finally {
       unlock();
     }
     expect(repo.fingerprint()).toBe(before);
     expect(leftovers(repo.root)).toEqual([]);
     expect((await local.exportWork(id, { mode: 'apply' })).status).toBe(200);
-    expect([repo.read('a.txt'), repo.read('locked/f.txt'), repo.read('locked/new.txt')]).toEqual(['a2\n', 'f2\n', 'n\n']);
+    expect([repo.read('a.txt'), repo.read('locked/f.txt'), repo.read('locked/new.txt')]).toEqual([
+      'a2\n',
+      'f2\n',
+      'n\n',
+    ]);
   });
 
-  it.skipIf(!isRoot)('puts every file back when a rename fails after others were renamed into place', async () => {
-    const repo = makeLocalGitRepo({ 'a.txt': 'a\n', 'm/b.txt': 'b\n', 'z.txt': 'z\n' });
-    const { id } = await converse(
-      { repository: repo.root },
-      'echo a2 > a.txt && echo b2 > m/b.txt && rm z.txt && echo n > m/new.txt',
-    );
-    const before = repo.fingerprint();
-    // z.txt is last: a.txt, m/b.txt and m/new.txt are in place when its removal fails.
-    const unlock = lock(`${repo.root}/z.txt`);
-    try {
-      const failed = await local.exportWork(id, { mode: 'apply' });
-      expect(failed.status, JSON.stringify(failed.json)).toBe(409);
-      expect((failed.json as { detail: string }).detail).toContain('nothing was applied');
-    } finally {
-      unlock();
-    }
-    expect(repo.fingerprint()).toBe(before);
-    expect(leftovers(repo.root)).toEqual([]);
-  });
+  it.skipIf(!isRoot)(
+    'puts every file back when a rename fails after others were renamed into place',
+    async () => {
+      const repo = makeLocalGitRepo({ 'a.txt': 'a\n', 'm/b.txt': 'b\n', 'z.txt': 'z\n' });
+      const { id } = await converse(
+        { repository: repo.root },
+        'echo a2 > a.txt && echo b2 > m/b.txt && rm z.txt && echo n > m/new.txt',
+      );
+      const before = repo.fingerprint();
+      // z.txt is last: a.txt, m/b.txt and m/new.txt are in place when its removal fails.
+      const unlock = lock(`${repo.root}/z.txt`);
+      try {
+        const failed = await local.exportWork(id, { mode: 'apply' });
+        expect(failed.status, JSON.stringify(failed.json)).toBe(409);
+        expect((failed.json as { detail: string }).detail).toContain('nothing was applied');
+      } finally {
+        unlock();
+      }
+      expect(repo.fingerprint()).toBe(before);
+      expect(leftovers(repo.root)).toEqual([]);
+    },
+  );
 
   it('lets only one export into a repository run at a time', async () => {
     const repo = makeLocalGitRepo({ 'a.txt': 'a\n' });

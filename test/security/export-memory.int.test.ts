@@ -2,10 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { makeLocalGitRepo } from '../support/local-git-repo';
 import { dockerSkipReason } from '../sandbox/support';
-import {
-  startLocalConversations,
-  type LocalConversations,
-} from '../local-repository/local-conversation';
+import { startLocalConversations, type LocalConversations } from '../local-repository/local-conversation';
 
 const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the export memory tests: ${skip}`);
@@ -48,7 +45,9 @@ describe.skipIf(skip !== null)('filling the service’s memory with a large file
     );
     const before = repo.fingerprint();
     const { result, before: rss, peak } = await peakRss(() => local.exportWork(id, { mode: 'apply' }));
-    console.info(`apply of a 2.5 GB file: RSS ${Math.round(rss / MiB)} MiB before, ${Math.round(peak / MiB)} MiB at most`);
+    console.info(
+      `apply of a 2.5 GB file: RSS ${Math.round(rss / MiB)} MiB before, ${Math.round(peak / MiB)} MiB at most`,
+    );
     expect(result.status, JSON.stringify(result.json)).toBe(409);
     expect((result.json as { detail: string }).detail).toMatch(/larger than 1 GiB.*big\.bin/);
     expect(peak - rss).toBeLessThan(RSS_GROWTH_BOUND);
@@ -59,7 +58,9 @@ describe.skipIf(skip !== null)('filling the service’s memory with a large file
     const repo = makeLocalGitRepo({ 'a.txt': 'a\n' });
     const { id } = await local.converse({ repository: repo.root }, 'truncate -s 600M big.bin');
     const { result, before: rss, peak } = await peakRss(() => local.exportWork(id, { mode: 'apply' }));
-    console.info(`apply of a 600 MB file: RSS ${Math.round(rss / MiB)} MiB before, ${Math.round(peak / MiB)} MiB at most`);
+    console.info(
+      `apply of a 600 MB file: RSS ${Math.round(rss / MiB)} MiB before, ${Math.round(peak / MiB)} MiB at most`,
+    );
     expect(result.status, JSON.stringify(result.json)).toBe(200);
     expect(statSync(`${repo.root}/big.bin`).size).toBe(600 * MiB);
     expect(peak - rss).toBeLessThan(RSS_GROWTH_BOUND);

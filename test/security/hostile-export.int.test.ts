@@ -4,10 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import { makeLocalGitRepo } from '../support/local-git-repo';
 import { docker, dockerSkipReason } from '../sandbox/support';
-import {
-  startLocalConversations,
-  type LocalConversations,
-} from '../local-repository/local-conversation';
+import { startLocalConversations, type LocalConversations } from '../local-repository/local-conversation';
 
 const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the hostile export tests: ${skip}`);
@@ -97,7 +94,9 @@ describe.skipIf(skip !== null)('a hostile sandbox exporting into a repository of
       await build(name, kind);
       for (const body of [{ mode: 'branch', branch: `evil/${index}` }, { mode: 'apply' }]) {
         const answer = await local.exportWork(id, body);
-        expect(answer.status, `${JSON.stringify(name)} ${body.mode}: ${JSON.stringify(answer.json)}`).toBe(409);
+        expect(answer.status, `${JSON.stringify(name)} ${body.mode}: ${JSON.stringify(answer.json)}`).toBe(
+          409,
+        );
         expect((answer.json as { detail: string }).detail).toMatch(/git refuses|refuses to check out/);
       }
     }

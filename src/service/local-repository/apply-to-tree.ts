@@ -129,7 +129,10 @@ async function isAs(file: string, side: Side, expectedSize: number | undefined):
   try {
     const hash = blobHasher(info.size, side.id);
     let read = 0;
-    for await (const chunk of createReadStream('', { fd: handle, autoClose: false }) as AsyncIterable<Buffer>) {
+    for await (const chunk of createReadStream('', {
+      fd: handle,
+      autoClose: false,
+    }) as AsyncIterable<Buffer>) {
       read += chunk.length;
       hash.update(chunk);
     }
@@ -158,7 +161,8 @@ async function stage(scratch: string, side: Side, size: number, temporary: strin
   const written = createWriteStream(temporary, { flags: 'wx', mode });
   await pipeline(blob.stdout, written);
   const { exitCode, stderr } = await blob.done;
-  if (exitCode !== 0 || written.bytesWritten !== size) throw new Error(`Reading ${side.id} failed: ${stderr}`);
+  if (exitCode !== 0 || written.bytesWritten !== size)
+    throw new Error(`Reading ${side.id} failed: ${stderr}`);
 }
 
 function statusOf(change: Change): AppliedChange['status'] {

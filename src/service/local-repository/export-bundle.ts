@@ -212,7 +212,10 @@ export async function exportWork(
     { env: { ...options.identity, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' }, timeout: EXPORT_TIMEOUT_SECONDS },
   );
   if (made.exitCode !== 0)
-    throw httpError(502, `Collecting the agent’s work in the sandbox failed: ${made.stderr.trim().slice(0, 2000)}`);
+    throw httpError(
+      502,
+      `Collecting the agent’s work in the sandbox failed: ${made.stderr.trim().slice(0, 2000)}`,
+    );
   const answer = made.stdout.trim();
   if (answer === UNCHANGED)
     throw httpError(409, 'The agent has changed nothing since the conversation started');

@@ -89,8 +89,7 @@ function refusedComponent(component: string, link: boolean): boolean {
   return (
     link &&
     DOTFILES.some(
-      ({ name, shortPrefix }) =>
-        isNtfsDotFile(component, name, shortPrefix) || isHfsDot(component, name),
+      ({ name, shortPrefix }) => isNtfsDotFile(component, name, shortPrefix) || isHfsDot(component, name),
     )
   );
 }
