@@ -14,6 +14,8 @@ import { isSafeRepositoryPath } from './repository-path';
  * and a file this large belongs in a branch, reviewed there. Contents are streamed, never held.
  */
 export const MAX_APPLY_FILE_BYTES = 1024 ** 3;
+/** A link's target is read whole: no system takes a longer one. */
+const MAX_LINK_BYTES = 4096;
 
 /** One side of a change: its mode (`000000` for missing) and object id. */
 interface Side {
@@ -238,16 +240,21 @@ export async function applyToWorkingTree(
   const sizes = await blobSizes(
     scratch,
     changes.flatMap((change) =>
-      [change.before, change.after].filter((side) => kindOf(side.mode) === 'file').map((side) => side.id),
+      [change.before, change.after]
+        .filter((side) => kindOf(side.mode) === 'file' || kindOf(side.mode) === 'link')
+        .map((side) => side.id),
     ),
   );
   const tooLarge = changes
-    .filter((change) => (sizes.get(change.after.id) ?? 0) > MAX_APPLY_FILE_BYTES)
+    .filter((change) => {
+      const size = sizes.get(change.after.id) ?? 0;
+      return size > (kindOf(change.after.mode) === 'link' ? MAX_LINK_BYTES : MAX_APPLY_FILE_BYTES);
+    })
     .map((change) => change.path);
   if (tooLarge.length > 0) {
     throw httpError(
       409,
-      `These files of the agent's work are larger than ${MAX_APPLY_FILE_BYTES / 1024 ** 3} GiB, so nothing was applied (export them as a branch): ${tooLarge.join(', ')}`,
+      `These files of the agent's work are larger than ${MAX_APPLY_FILE_BYTES / 1024 ** 3} GiB (links: ${MAX_LINK_BYTES} bytes), so nothing was applied (export them as a branch): ${tooLarge.join(', ')}`,
     );
   }
   const conflicts: string[] = [];
