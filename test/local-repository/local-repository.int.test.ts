@@ -1,73 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import type { GitChange } from '../../src/shared/api/workspace';
-import {
-  startScriptedLlm,
-  type RecordedLlmRequest,
-  type ScriptedLlm,
-  type ScriptedReply,
-} from '../support/scripted-llm';
 import { makeLocalGitRepo } from '../support/local-git-repo';
 import type { TestService } from '../support/service';
-import {
-  closeSandboxService,
-  dockerSkipReason,
-  execIn,
-  startSandboxService,
-  untilConversation,
-  useScriptedModel,
-} from '../sandbox/support';
+import { dockerSkipReason, execIn } from '../sandbox/support';
+import { startLocalConversations, type LocalConversations } from './local-conversation';
 
 const skip = await dockerSkipReason();
 if (skip) console.warn(`Skipping the local repository tests: ${skip}`);
-
-/**
- * The scripted agent: runs the shell command written after `RUN:` in the first user message, then ends.
- * Each call answers from its own request, so conversations running at once do not share a script.
- */
-function agentStep(request: RecordedLlmRequest): ScriptedReply {
-  const messages = (request.body?.messages ?? []) as { role: string; content: unknown }[];
-  if (messages.at(-1)?.role === 'tool') return { text: 'Done.' };
-  const command = /RUN:(.*)$/s.exec(JSON.stringify(messages.find((m) => m.role === 'user')?.content ?? ''));
-  const text = command ? (JSON.parse(`"${command[1]?.replace(/"\s*\]?\s*$/, '')}"`) as string) : 'true';
-  return { toolCalls: [{ name: 'execute_bash', args: { command: text, security_risk: 'LOW' } }] };
-}
+const isRoot = process.getuid?.() === 0;
+if (!isRoot) console.warn('Skipping the failed-rename rollback test: only root can make a file unchangeable');
 
 describe.skipIf(skip !== null)('conversations on a repository of this machine', () => {
-  let llm: ScriptedLlm;
+  let local: LocalConversations;
   let service: TestService;
 
   beforeAll(async () => {
-    llm = await startScriptedLlm([], {
-      channels: [{ marker: '[dockhand:title]', step: { text: 'Local work' } }],
-    });
-    service = await startSandboxService();
-    await useScriptedModel(service, llm);
+    local = await startLocalConversations();
+    service = local.service;
   });
 
   afterAll(async () => {
-    await closeSandboxService(service);
-    await llm?.close();
+    await local?.close();
   });
 
-  /** Starts a conversation whose agent runs `command` in the copy, and waits for it to finish. */
-  async function converse(body: Record<string, unknown>, command: string) {
-    llm.push(agentStep, agentStep);
-    const created = await service.api('POST', '/api/conversations', {
-      body: { ...body, initial_user_msg: `RUN:${command}` },
-    });
-    expect(created.status, JSON.stringify(created.json)).toBe(200);
-    const id = (created.json as { conversation_id: string }).conversation_id;
-    const info = await untilConversation(
-      service,
-      id,
-      (c) =>
-        c.agent_state === 'awaiting_user_input' || c.agent_state === 'finished' || c.status === 'STOPPED',
-      'the agent to finish',
-    );
-    expect(info.status).toBe('RUNNING');
-    return { id, sandbox: info.sandbox_id as string, info };
-  }
+  const converse = (body: Record<string, unknown>, command: string) => local.converse(body, command);
 
   it('answers 422 naming a relative path, a folder that is not a git repository and an unknown branch', async () => {
     const repo = makeLocalGitRepo({ 'a.txt': 'a\n' });
@@ -204,6 +162,68 @@ describe.skipIf(skip !== null)('conversations on a repository of this machine', 
     ]);
     expect(existsSync(`${repo.root}/gone.txt`)).toBe(false);
   });
+
+  /** Makes `file` unchangeable for this process (chattr +i as root, who ignores permissions) until `unlock`. */
+  function lock(file: string): () => void {
+    if (isRoot) {
+      execFileSync('chattr', ['+i', file]);
+      return () => execFileSync('chattr', ['-i', file]);
+    }
+    chmodSync(file, 0o555);
+    return () => chmodSync(file, 0o755);
+  }
+  const leftovers = (root: string) =>
+    readdirSync(root, { recursive: true }).filter((name) => String(name).includes('.dockhand-'));
+
+  it('changes nothing, and leaves no temporary file, when a write fails while staging the work', async () => {
+    const repo = makeLocalGitRepo({ 'a.txt': 'a\n', 'locked/f.txt': 'f\n' });
+    const { id } = await converse(
+      { repository: repo.root },
+      'echo a2 > a.txt && echo f2 > locked/f.txt && echo n > locked/new.txt',
+    );
+    const before = repo.fingerprint();
+    const unlock = lock(`${repo.root}/locked`);
+    try {
+      const failed = await local.exportWork(id, { mode: 'apply' });
+      expect(failed.status, JSON.stringify(failed.json)).toBe(409);
+      expect((failed.json as { detail: string }).detail).toMatch(
+        /Writing locked\/.* failed, so nothing was applied/,
+      );
+    } finally {
+      unlock();
+    }
+    expect(repo.fingerprint()).toBe(before);
+    expect(leftovers(repo.root)).toEqual([]);
+    expect((await local.exportWork(id, { mode: 'apply' })).status).toBe(200);
+    expect([repo.read('a.txt'), repo.read('locked/f.txt'), repo.read('locked/new.txt')]).toEqual([
+      'a2\n',
+      'f2\n',
+      'n\n',
+    ]);
+  });
+
+  it.skipIf(!isRoot)(
+    'puts every file back when a rename fails after others were renamed into place',
+    async () => {
+      const repo = makeLocalGitRepo({ 'a.txt': 'a\n', 'm/b.txt': 'b\n', 'z.txt': 'z\n' });
+      const { id } = await converse(
+        { repository: repo.root },
+        'echo a2 > a.txt && echo b2 > m/b.txt && rm z.txt && echo n > m/new.txt',
+      );
+      const before = repo.fingerprint();
+      // z.txt is last: a.txt, m/b.txt and m/new.txt are in place when its removal fails.
+      const unlock = lock(`${repo.root}/z.txt`);
+      try {
+        const failed = await local.exportWork(id, { mode: 'apply' });
+        expect(failed.status, JSON.stringify(failed.json)).toBe(409);
+        expect((failed.json as { detail: string }).detail).toContain('nothing was applied');
+      } finally {
+        unlock();
+      }
+      expect(repo.fingerprint()).toBe(before);
+      expect(leftovers(repo.root)).toEqual([]);
+    },
+  );
 
   it('lets only one export into a repository run at a time', async () => {
     const repo = makeLocalGitRepo({ 'a.txt': 'a\n' });

@@ -14,7 +14,7 @@ import { httpError } from '../http/errors';
 import { ValidationFailed } from '../http/validation';
 import { applyToWorkingTree } from './apply-to-tree';
 import { checked, exportWork } from './export-bundle';
-import { hostGit, hostGitLine } from './host-git';
+import { GitOutputTooLarge, hostGit, hostGitLine } from './host-git';
 import { LocalRepositoryStore } from './local-repository-store';
 import { resolveLocalRepository } from './resolve-repository';
 
@@ -64,21 +64,23 @@ export class LocalRepositoryExport {
         tempDir,
       });
       if (request.mode === 'apply') {
+        const gitDir = await hostGitLine(repository.root, ['rev-parse', '--absolute-git-dir']);
         const files = await applyToWorkingTree(
-          repository.root,
+          { root: repository.root, gitDirs: [repository.commonDir, ...(gitDir ? [gitDir] : [])] },
           work.scratch,
           info.baseline_commit,
           work.commit,
         );
         return { mode: 'apply', repository: repository.root, files };
       }
+      // From the scratch repository, whose objects passed the checks: a fetch of a real pack, checked again.
       await checked(repository.root, [
         'fetch',
         '-q',
         '--no-tags',
         '--no-write-fetch-head',
         '--no-recurse-submodules',
-        work.bundle,
+        work.scratch,
         'refs/dockhand/export',
       ]);
       // Created only if it still does not exist: an empty old value makes update-ref refuse otherwise.
@@ -100,6 +102,10 @@ export class LocalRepositoryExport {
         commit: work.commit,
         commits,
       };
+    } catch (error) {
+      if (error instanceof GitOutputTooLarge)
+        throw httpError(409, `The agent’s work is too large to bring back: ${error.message}`);
+      throw error;
     } finally {
       this.running.delete(info.repository);
       await rm(tempDir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 import { hostGit } from './host-git';
 import { type CopyNotice, objectStoreFiles, readGitFile } from './object-store';
+import { isSafeRepositoryPath } from './repository-path';
 import type { LocalRepository } from './resolve-repository';
 
 /** How far the copy is: bytes of file contents sent so far, of all. */
@@ -39,17 +40,6 @@ interface Entry {
 export interface ArchiveOwner {
   uid: number;
   gid: number;
-}
-
-/** Whether a repository path is safe to write under the copy's folder: relative, no `..`, nothing in `.git`. */
-export function isSafeRepositoryPath(relative: string): boolean {
-  if (!relative || relative.startsWith('/') || relative.includes('\0') || relative.includes('\\'))
-    return false;
-  return relative
-    .split('/')
-    .every(
-      (segment) => segment !== '' && segment !== '.' && segment !== '..' && segment.toLowerCase() !== '.git',
-    );
 }
 
 /** How many files are looked at, or read ahead, at once. */

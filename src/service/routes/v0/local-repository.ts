@@ -55,10 +55,16 @@ export function localRepositoryRoutes(ctx: ServiceContext, conversations: Conver
         409: {
           description:
             'Not running; nothing to bring back; the branch exists; another export to the repository is running; ' +
-            'or (apply) files that changed on both sides, named in `conflicts` (nothing was changed)',
+            'the agent’s work holds objects or paths git refuses (a `.git` in any spelling, …) or is too large; ' +
+            'or (apply) files that changed on both sides, named in `conflicts`, a file over 1 GiB, or a write ' +
+            'that failed (nothing was changed)',
           schema: LocalRepositoryExportConflict,
         },
         422: { description: 'Invalid mode or branch name', schema: ValidationErrorBody },
+        502: {
+          description: 'The sandbox failed to collect the agent’s work or handed over no valid bundle',
+          schema: DetailBody,
+        },
       },
       handler: async ({ params, body }) => {
         conversations.require(params.id);
