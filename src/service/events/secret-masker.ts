@@ -169,22 +169,21 @@ export class SecretMasker {
    * together with the line breaks inside it.
    */
   private replaceAcrossLines(text: string, pattern: RegExp): string {
-    const lines = text.split(/\r?\n/);
-    const joined = lines.join('');
+    const joined = text.replace(/\r?\n/g, '');
     if (joined.search(pattern) === -1) return text;
-    // Where each line starts in `joined` and in `text`.
-    const joinedStarts: number[] = [];
-    const textStarts: number[] = [];
-    for (let i = 0, inJoined = 0, inText = 0; i < lines.length; i++) {
-      joinedStarts.push(inJoined);
-      textStarts.push(inText);
-      inJoined += lines[i].length;
-      inText += lines[i].length + (text[inText + lines[i].length] === '\r' ? 2 : 1);
+    // Each line break removed: the index in `joined` of the character after it, and the characters removed so far.
+    const breaks: { at: number; removed: number }[] = [];
+    let removed = 0;
+    for (const found of text.matchAll(/\r?\n/g)) {
+      removed += found[0].length;
+      breaks.push({ at: found.index + found[0].length - removed, removed });
     }
-    let line = 0;
+    let next = 0;
+    let shift = 0;
+    // Matches come in order, so the breaks are walked once.
     const toText = (index: number): number => {
-      while (line + 1 < lines.length && joinedStarts[line + 1] <= index) line++;
-      return textStarts[line] + index - joinedStarts[line];
+      for (let b = breaks[next]; b && b.at <= index; b = breaks[++next]) shift = b.removed;
+      return index + shift;
     };
     let out = '';
     let copied = 0;
