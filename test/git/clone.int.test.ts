@@ -5,17 +5,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloneError } from '../../src/service/git/clone-errors';
 import { cloneRepository, initEmptyWorkspace, type CloneOptions } from '../../src/service/git/clone';
+import { startCredentialBroker } from '../../src/service/git/credential-broker';
 import { gitSandbox, type GitSandbox } from '../../src/service/git/git-sandbox';
+import type { SandboxWorkspace } from '../../src/service/sandbox/sandbox-workspace';
 import { DockerWorkspace } from '../../src/service/sandbox/docker/docker-workspace';
 import { ProcessWorkspace } from '../../src/service/sandbox/process/process-workspace';
 import { dockerUnavailableReason, SANDBOX_IMAGE } from '../support/test-sandboxes';
 import { type GitHttpServer, startGitHttpServer } from '../support/git-http-server';
 import { freePort } from '../support/ports';
+import { until } from '../support/until';
 
 const TOKEN = 'ghp_clone-test-token-8d1f';
 const TEST_LABELS = { 'dev.dockhand.managed': 'true', 'dev.dockhand.test': 'git' };
 
 interface Fixture {
+  workspace: SandboxWorkspace;
   sandbox: GitSandbox;
   /** Where clones go, as the sandbox names it. */
   workingDir: string;
@@ -63,17 +67,17 @@ const kinds: { name: string; skipReason: string | null; create(): Promise<Fixtur
         await remove();
         throw error;
       }
-      const sandbox = gitSandbox(
-        new DockerWorkspace({
-          sandboxId: 'clone-test',
-          container,
-          user: 'dockhand',
-          workspaceDir: '/workspace',
-          workingDir: '/workspace/project',
-          appPorts: { WORKER_1: 0, WORKER_2: 0 },
-        }),
-      );
+      const workspace = new DockerWorkspace({
+        sandboxId: 'clone-test',
+        container,
+        user: 'dockhand',
+        workspaceDir: '/workspace',
+        workingDir: '/workspace/project',
+        appPorts: { WORKER_1: 0, WORKER_2: 0 },
+      });
+      const sandbox = gitSandbox(workspace);
       return {
+        workspace,
         sandbox,
         workingDir: '/workspace/project',
         home: '/home/dockhand',
@@ -88,21 +92,23 @@ const kinds: { name: string; skipReason: string | null; create(): Promise<Fixtur
     create: async () => {
       const root = await mkdtemp(path.join(tmpdir(), 'dockhand-clone-'));
       const home = path.join(root, 'home');
-      const sandbox = gitSandbox(
-        new ProcessWorkspace({
-          sandboxId: 'clone-test',
-          workspaceDir: `${root}/workspace`,
-          workingDir: `${root}/workspace/project`,
-          env: { PATH: process.env.PATH ?? '', HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
-          appPorts: { WORKER_1: 0, WORKER_2: 0 },
-          helperDir: path.join(root, 'private', 'bin'),
-          adopt: () => () => undefined,
-        }),
-      );
+      const workspace = new ProcessWorkspace({
+        sandboxId: `clone-test-${path.basename(root)}`,
+        workspaceDir: `${root}/workspace`,
+        workingDir: `${root}/workspace/project`,
+        env: { PATH: process.env.PATH ?? '', HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
+        appPorts: { WORKER_1: 0, WORKER_2: 0 },
+        helperDir: path.join(root, 'private', 'bin'),
+        adopt: () => () => undefined,
+      });
+      const sandbox = gitSandbox(workspace);
       const sh = shellOf(sandbox);
       await sh(`mkdir -p "${home}" "${root}/workspace/project"`);
-      const remove = () => rm(root, { recursive: true, force: true });
-      return { sandbox, workingDir: `${root}/workspace/project`, home, sh, remove };
+      const remove = async () => {
+        await rm(root, { recursive: true, force: true });
+        await rm(path.dirname(sandbox.credentialSocket), { recursive: true, force: true });
+      };
+      return { workspace, sandbox, workingDir: `${root}/workspace/project`, home, sh, remove };
     },
   },
 ];
@@ -231,15 +237,38 @@ describe.each(kinds)('cloneRepository in a $name sandbox', ({ skipReason, create
   );
 
   it.skipIf(skipReason)(
-    'authenticates later git commands through the helper, from their environment only',
+    'authenticates later git commands through the credential broker, for the repository host only',
     async () => {
       const cloned = await clone({ branch: 'feature' });
       const fetch = `git -C "${cloned.directory}" fetch -q origin`;
       const noPrompt = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '' };
-      await expect(fixture.sh(fetch, { ...noPrompt, GITHUB_TOKEN: TOKEN })).resolves.toBe('');
+      // No broker: no token (the clone's own command had it in its environment).
       await expect(fixture.sh(fetch, noPrompt)).rejects.toThrow(
         /could not read Username|Authentication failed/,
       );
+      const requests: { protocol: string; host: string; answered: boolean }[] = [];
+      const broker = await startCredentialBroker({
+        workspace: fixture.workspace,
+        target: { provider: 'github', host: server.host, scheme: 'http' },
+        token: () => Promise.resolve(TOKEN),
+        log: (request) => requests.push(request),
+      });
+      try {
+        await until(
+          () => fixture.sandbox.exec(['test', '-S', broker.socketPath]),
+          (result) => result.exitCode === 0,
+          'the broker to listen',
+        );
+        await expect(fixture.sh(fetch, noPrompt)).resolves.toBe('');
+        expect(requests).toContainEqual({ protocol: 'http', host: server.host, answered: true });
+        // Asked directly for another host, the service answers nothing.
+        const helper = `${await fixture.sandbox.installCredentialHelper()} https evil.example GITHUB_TOKEN x-access-token ${broker.socketPath} get`;
+        expect(await fixture.sh(`printf 'protocol=https\\nhost=evil.example\\n\\n' | ${helper}`)).toBe('');
+        expect(requests).toContainEqual({ protocol: 'https', host: 'evil.example', answered: false });
+        expect(JSON.stringify(requests)).not.toContain(TOKEN);
+      } finally {
+        await broker.close();
+      }
     },
   );
 
@@ -267,7 +296,7 @@ describe.each(kinds)('cloneRepository in a $name sandbox', ({ skipReason, create
     const global = await fixture.sandbox.exec(['git', 'config', '--global', '--get-all', key]);
     if (fixture.sandbox.helperScope === 'global') {
       expect(global.stdout).toBe(
-        `\n/opt/dockhand/bin/git-credential-dockhand http ${server.host} GITHUB_TOKEN x-access-token\n`,
+        `\n/opt/dockhand/bin/git-credential-dockhand http ${server.host} GITHUB_TOKEN x-access-token ${fixture.sandbox.credentialSocket}\n`,
       );
       const mode = await fixture.sh('stat -c %U:%a /opt/dockhand/bin/git-credential-dockhand');
       expect(mode.trim()).toBe('root:755');

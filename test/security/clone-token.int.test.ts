@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
-import { conversationInfo, startSandboxService, useScriptedModel } from '../sandbox/support';
+import {
+  conversationEvents,
+  conversationInfo,
+  startSandboxService,
+  useScriptedModel,
+} from '../sandbox/support';
 import { startFakeGitProviders, type FakeGitProviders } from '../support/fake-git-providers';
 import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server';
 
@@ -70,5 +75,61 @@ describe.skipIf(process.platform !== 'linux')('the clone’s credentials', () =>
     expect(config).not.toContain(GITHUB);
     expect(config).not.toContain(GITLAB);
     expect(config).toContain(`url = http://${git.host}/acme/private.git`);
+  });
+
+  it('the shell’s environment holds a provider token, or git hands it to another host', async () => {
+    llm.push({ text: 'Cloned.' });
+    const created = await service.api('POST', '/api/conversations', {
+      body: { repository: 'acme/private', git_provider: 'github', initial_user_msg: 'Clone it' },
+    });
+    const id = (created.json as { conversation_id: string }).conversation_id;
+    const info = await until(
+      () => conversationInfo(service, id),
+      (c) => c.agent_state === 'awaiting_user_input' || c.status === 'STOPPED',
+      'the clone',
+    );
+    expect(info.status).toBe('RUNNING');
+    expect(info.sandbox_secrets).toEqual([]);
+    const workspace = path.join(service.dataDir, 'workspaces', String(info.sandbox_id));
+    const fill = (host: string, out: string) =>
+      `printf 'protocol=http\\nhost=${host}\\n\\n' | git -C project/private credential fill > ${out} 2>&1`;
+    llm.push(
+      {
+        toolCalls: [
+          {
+            name: 'execute_bash',
+            args: {
+              command: [
+                `cd ${workspace}`,
+                'env | sort',
+                fill(git.host, 'repository-host.txt'),
+                fill('evil.example', 'other-host.txt'),
+              ].join('; '),
+              security_risk: 'LOW',
+            },
+          },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    await service.api('POST', `/api/conversations/${id}/events`, {
+      body: { action: 'message', args: { content: 'Show the environment and ask git' } },
+    });
+    const events = await until(
+      () => conversationEvents(service, id),
+      (all) => all.some((e) => e.action === 'message' && e.source === 'agent' && e.message === 'Done.'),
+      'the commands',
+    );
+    const env = String(events.find((e) => e.observation === 'run')?.content);
+    expect(env).toMatch(/^PATH=/m);
+    expect(env).not.toMatch(/_TOKEN=/);
+    expect(env).not.toContain('<secret_hidden>');
+    expect(readFileSync(path.join(workspace, 'repository-host.txt'), 'utf8')).toContain(
+      `username=x-access-token\npassword=${GITHUB}\n`,
+    );
+    const other = readFileSync(path.join(workspace, 'other-host.txt'), 'utf8');
+    expect(other).not.toContain(GITHUB);
+    expect(other).not.toContain(GITLAB);
+    expect(other).not.toContain('password=');
   });
 });

@@ -106,11 +106,12 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox runs on this 
     expect(env).toMatch(/^PATH=/m);
     expect(env).toMatch(/^HOME=/m);
     expect(env).toMatch(/^MY_API_SECRET=<secret_hidden>$/m);
-    expect(env).toMatch(/^GITHUB_TOKEN=<secret_hidden>$/m);
+    // Git-provider tokens reach git through the credential broker, never the shell's environment.
+    expect(env).not.toMatch(/^GITHUB_TOKEN=/m);
     expect(env).not.toContain('DOCKHAND_SERVICE_ONLY_PROBE');
     expect(env).not.toContain('VITEST');
     expect(env).not.toContain('DBUS_SESSION_BUS_ADDRESS');
-    expect((await conversationInfo(service, id)).sandbox_secrets).toEqual(['MY_API_SECRET', 'GITHUB_TOKEN']);
+    expect((await conversationInfo(service, id)).sandbox_secrets).toEqual(['MY_API_SECRET']);
   });
 
   it('a conversation that opts out of custom secrets still gets them in its sandbox', async () => {
@@ -128,10 +129,10 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox runs on this 
       (c) => (c.agent_state === 'awaiting_user_input' && c.status === 'RUNNING') || c.status === 'STOPPED',
       'the agent to answer',
     );
-    expect(info.sandbox_secrets).toEqual(['GITHUB_TOKEN']);
+    expect(info.sandbox_secrets).toEqual([]);
     const events = await conversationEvents(service, id);
     const env = events.find((e) => e.observation === 'run')?.content ?? '';
-    expect(env).toMatch(/^GITHUB_TOKEN=<secret_hidden>$/m);
+    expect(env).not.toMatch(/^GITHUB_TOKEN=/m);
     expect(env).not.toContain('MY_API_SECRET');
     // Nor is the agent told about them.
     expect(llm.calls.at(-1)?.rawBody).not.toContain('MY_API_SECRET');

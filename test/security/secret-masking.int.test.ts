@@ -6,6 +6,27 @@ import { conversationEvents, conversationInfo, TEST_SANDBOX, useScriptedModel } 
 
 const ADDED = 'added-while-running-5d2e';
 const CHANGED = 'changed-while-running-77ab';
+/** Long enough that its base64 wraps at 76 columns. */
+const ENCODED = 'encoded-secret-3f9a/Zq+K7wXv2LmN8pR4tY6uB1cD5eG0hJ-sT9kQ_aWxV=';
+
+/**
+ * Text that can only come from the secret, whatever the line breaks: the secret, reversed, as hex and the inner
+ * part of its base64 at each alignment.
+ */
+function leakedForms(secret: string): string[] {
+  const bytes = Buffer.from(secret);
+  const base64 = [0, 1, 2].map((offset) =>
+    Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .slice(4, -4),
+  );
+  return [secret, [...secret].reverse().join(''), bytes.toString('hex'), ...base64];
+}
+
+/** `text` without line breaks, also JSON-escaped ones, so a wrapped form reads as one. */
+function unwrapped(text: string): string {
+  return text.replace(/\\r|\\n|\r|\n/g, '');
+}
 
 if (process.platform !== 'linux')
   console.warn('Skipping the masking attacks: the process sandbox needs Linux');
@@ -22,6 +43,7 @@ describe.skipIf(process.platform !== 'linux')('secrets in a running conversation
     });
     await useScriptedModel(service, llm);
     await service.api('POST', '/api/secrets', { body: { name: 'EARLY', value: 'early-secret-value-1c4f' } });
+    await service.api('POST', '/api/secrets', { body: { name: 'ENCODED', value: ENCODED } });
   });
 
   afterAll(async () => {
@@ -67,5 +89,56 @@ describe.skipIf(process.platform !== 'linux')('secrets in a running conversation
     for (const leak of leaks) expect(text).not.toContain(leak);
     const output = (await conversationEvents(service, id)).find((e) => e.observation === 'run')?.content;
     expect(output).toMatch(/^<secret_hidden> <secret_hidden> <secret_hidden> <secret_hidden>/);
+  });
+
+  it('a secret in the sandbox environment reaches events, the model and the trajectory reversed, encoded or cut', async () => {
+    const created = await service.api('POST', '/api/conversations', { body: {} });
+    const id = (created.json as { conversation_id: string }).conversation_id;
+    await until(
+      () => conversationInfo(service, id),
+      (c) => c.agent_state === 'awaiting_user_input' || c.status === 'STOPPED',
+      'the conversation to start',
+    );
+    const hex = 'if command -v xxd >/dev/null; then xxd -p; else od -An -tx1 -v | tr -d " "; fi';
+    const commands = [
+      'echo $ENCODED | rev',
+      'echo $ENCODED | base64',
+      'printf x%s "$ENCODED" | base64 -w 20',
+      'printf xy%s "$ENCODED" | base64 -w 0; echo',
+      'printf %s "$ENCODED" | basenc --base64url; echo',
+      `echo $ENCODED | ${hex}`,
+      `echo $ENCODED | ${hex} | tr a-f A-F`,
+      'echo ${ENCODED:0:30}; echo ${ENCODED:30}',
+    ];
+    const calls = llm.calls.length;
+    llm.push(
+      {
+        toolCalls: [{ name: 'execute_bash', args: { command: commands.join('\n'), security_risk: 'LOW' } }],
+      },
+      { text: 'Done' },
+    );
+    await service.api('POST', `/api/conversations/${id}/events`, {
+      body: { action: 'message', args: { content: 'Print it in other forms' } },
+    });
+    const events = await until(
+      () => conversationEvents(service, id),
+      (all) => all.some((e) => e.action === 'message' && e.source === 'agent' && e.message === 'Done'),
+      'the answer',
+    );
+    const output = String(events.find((e) => e.observation === 'run')?.content);
+    expect(output.match(/<secret_hidden>/g)?.length, output).toBeGreaterThanOrEqual(commands.length);
+
+    const nextRequest = llm.calls.slice(calls).find((call) => call.rawBody.includes('<secret_hidden>'));
+    expect(nextRequest, 'the model was sent the masked output').toBeDefined();
+    const trajectory = await service.api('GET', `/api/conversations/${id}/trajectory`);
+    const places: [string, string][] = [
+      ['events', JSON.stringify(events)],
+      ['the model request', nextRequest?.rawBody ?? ''],
+      ['the trajectory', trajectory.text],
+    ];
+    for (const [where, text] of places) {
+      for (const form of leakedForms(ENCODED))
+        expect(unwrapped(text), `${form} in ${where}`).not.toContain(form);
+    }
   });
 });

@@ -22,6 +22,8 @@ import { gitIdentityEnv } from '../git/git-identity';
 import { copyLocalRepository } from '../local-repository/start-step';
 import { isLocalRepository } from '../../shared/api/local-repository';
 import { CloneError } from '../git/clone-errors';
+import { type CredentialBroker, startCredentialBroker } from '../git/credential-broker';
+import type { CredentialTarget } from '../git/credential-helper';
 import { gitSandbox, type GitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
 import { shellQuote } from '../sandbox/shell/shell-input';
@@ -87,6 +89,8 @@ export class ConversationRuntime {
   /** The agent's state before the service restarted (null for a conversation that never ran). */
   private saved: SavedAgentState | null = null;
   private mcp: McpToolset | null = null;
+  /** Hands the repository's provider token to git in the sandbox (`../git/credential-broker.ts`). */
+  private credentialBroker: Promise<CredentialBroker | null> = Promise.resolve(null);
   private repositoryConsent: RepositoryConsent | null = null;
   /** The shell's start, `git init` and the git hooks, running after `start()` has let the agent think. */
   private settingUp: Promise<unknown> = Promise.resolve();
@@ -205,6 +209,8 @@ export class ConversationRuntime {
     await this.agent?.settled();
     await this.mcp?.close();
     this.mcp = null;
+    await (await this.credentialBroker)?.close().catch(() => undefined);
+    this.credentialBroker = Promise.resolve(null);
     await this.workspace?.shell.close().catch(() => undefined);
     // The set-up still running (the shell's start, `git init`, the hooks) ends before the sandbox may be
     // paused: an exec that starts in a container being frozen can hang the engine's hold on it.
@@ -365,7 +371,8 @@ export class ConversationRuntime {
 
   /**
    * Clones the repository into the workspace with the provider token only in the clone's environment (a
-   * credential helper hands it to git). Without a repository the working directory becomes a git repository,
+   * credential helper hands it to git); later git commands get it from the credential broker, for the
+   * repository's host only. Without a repository the working directory becomes a git repository,
    * in the background: nothing but the agent's commands needs it, and the shell holds them until then.
    */
   private async prepareRepository(
@@ -383,6 +390,13 @@ export class ConversationRuntime {
     const provider = (this.record.gitProvider ?? 'github') as GitProvider;
     const stored = await this.ctx.providerTokens.token(provider);
     const host = stored?.host ?? DEFAULT_HOSTS[provider as keyof typeof DEFAULT_HOSTS];
+    // Beside the clone, which has the token in its own environment; later git commands need the broker.
+    if (stored)
+      this.credentialBroker = this.startCredentialBroker(target, {
+        provider,
+        host,
+        scheme: this.ctx.gitScheme,
+      });
     this.hooks.status({
       type: 'info',
       id: RUNTIME_STATUS.settingUpWorkspace,
@@ -409,6 +423,33 @@ export class ConversationRuntime {
     } catch (error) {
       if (error instanceof CloneError) throw new StartFailure(error.statusId, error.message);
       throw error;
+    }
+  }
+
+  /**
+   * The sandbox's credential broker, for the repository's provider and host. Without it (no python3 in the
+   * sandbox) the clone still works, but later git commands in the shell get no token.
+   */
+  private async startCredentialBroker(
+    target: SandboxWorkspace,
+    credentials: CredentialTarget,
+  ): Promise<CredentialBroker | null> {
+    const conversationId = this.record.id;
+    const { logger, providerTokens } = this.ctx;
+    try {
+      return await startCredentialBroker({
+        workspace: target,
+        target: credentials,
+        token: async () => (await providerTokens.token(credentials.provider))?.token ?? null,
+        log: (request) =>
+          logger.info({ conversation_id: conversationId, ...request }, 'git credential request'),
+      });
+    } catch (error) {
+      logger.warn(
+        { conversation_id: conversationId, err: error instanceof Error ? error.message : String(error) },
+        'git credential broker not started',
+      );
+      return null;
     }
   }
 

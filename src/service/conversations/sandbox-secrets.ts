@@ -1,8 +1,7 @@
 import type { ServiceContext } from '../context';
-import { tokenEnvName } from '../git/credential-helper';
 import type { StartRequest } from './conversation-store';
 
-type Sources = Pick<ServiceContext, 'customSecrets' | 'providerTokens'>;
+type Sources = Pick<ServiceContext, 'customSecrets'>;
 
 function exposesCustomSecrets(request: StartRequest): boolean {
   return request.expose_custom_secrets !== false;
@@ -10,11 +9,11 @@ function exposesCustomSecrets(request: StartRequest): boolean {
 
 /**
  * The names of the secrets a conversation's sandbox shell has as environment variables: the user's custom
- * secrets (unless the conversation opted out) and a `<PROVIDER>_TOKEN` for each stored git provider.
+ * secrets, unless the conversation opted out. Git-provider tokens are never among them: git gets the
+ * repository's provider token through the credential broker (`../git/credential-broker.ts`).
  */
 export function sandboxSecretNames(ctx: Sources, request: StartRequest): string[] {
-  const custom = exposesCustomSecrets(request) ? ctx.customSecrets.list().map((secret) => secret.name) : [];
-  return [...custom, ...ctx.providerTokens.list().map((stored) => tokenEnvName(stored.provider))];
+  return exposesCustomSecrets(request) ? ctx.customSecrets.list().map((secret) => secret.name) : [];
 }
 
 /** Those secrets by name, with their values (never written to disk: they become per-exec environment). */
@@ -22,12 +21,7 @@ export async function sandboxSecretValues(
   ctx: Sources,
   request: StartRequest,
 ): Promise<Record<string, string>> {
-  const env = exposesCustomSecrets(request) ? await ctx.customSecrets.values() : {};
-  for (const { provider } of ctx.providerTokens.list()) {
-    const token = await ctx.providerTokens.token(provider);
-    if (token) env[tokenEnvName(provider)] = token.token;
-  }
-  return env;
+  return exposesCustomSecrets(request) ? await ctx.customSecrets.values() : {};
 }
 
 /** The custom secrets the agent is told about (names and descriptions). */

@@ -51,8 +51,9 @@ export function workBranchName(): string {
 
 /**
  * Registers the credential helper for each host in the sandbox user's global git config, so that git
- * commands with `<PROVIDER>_TOKEN` in their environment authenticate. Only for sandboxes whose global
- * config is their own (containers); a process sandbox's helper is set per clone instead.
+ * commands authenticate: with `<PROVIDER>_TOKEN` in their environment (the clone), else through the
+ * sandbox's credential broker. Only for sandboxes whose global config is their own (containers); a process
+ * sandbox's helper is set per clone instead.
  */
 export async function configureCredentialHelpers(
   sandbox: GitSandbox,
@@ -62,7 +63,7 @@ export async function configureCredentialHelpers(
   const helperPath = await sandbox.installCredentialHelper();
   for (const target of targets) {
     const key = helperConfigKey(target);
-    const command = helperCommand(helperPath, target);
+    const command = helperCommand(helperPath, target, sandbox.credentialSocket);
     const result = await sandbox.exec(['sh', '-c', GLOBAL_HELPER_SCRIPT, 'sh', key, command], {
       env: NON_INTERACTIVE_ENV,
     });
@@ -78,7 +79,7 @@ export async function configureCredentialHelpers(
 /** `git clone` options that set the helper in the new repository's config (process sandboxes). */
 async function repositoryHelperConfig(sandbox: GitSandbox, target: CredentialTarget): Promise<string[]> {
   const key = helperConfigKey(target);
-  const command = helperCommand(await sandbox.installCredentialHelper(), target);
+  const command = helperCommand(await sandbox.installCredentialHelper(), target, sandbox.credentialSocket);
   return ['-c', `${key}=`, '-c', `${key}=${command}`];
 }
 

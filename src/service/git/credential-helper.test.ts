@@ -1,11 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CREDENTIAL_HELPER_SCRIPT,
   type CredentialTarget,
+  credentialSocketPath,
   helperCommand,
   helperConfigKey,
   tokenEnvName,
@@ -15,12 +17,16 @@ const dir = mkdtempSync(path.join(tmpdir(), 'dockhand-helper-'));
 const helperPath = path.join(dir, 'git-credential-dockhand');
 writeFileSync(helperPath, CREDENTIAL_HELPER_SCRIPT, { mode: 0o700 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** Where the helper asks the broker; nothing listens there unless a test starts a server. */
+const socketDir = path.join(dir, 'broker');
+mkdirSync(socketDir, { mode: 0o700 });
+const socketPath = path.join(socketDir, 'socket');
 
 const github: CredentialTarget = { provider: 'github', host: 'github.com', scheme: 'https' };
 
 /** Runs the helper the way git does: its configured command line plus the action, the request on stdin. */
 function ask(target: CredentialTarget, action: string, request: string, env: Record<string, string>): string {
-  const result = spawnSync('sh', ['-c', `${helperCommand(helperPath, target)} ${action}`], {
+  const result = spawnSync('sh', ['-c', `${helperCommand(helperPath, target, socketPath)} ${action}`], {
     input: request,
     env: { PATH: process.env.PATH, ...env },
     encoding: 'utf8',
@@ -84,14 +90,75 @@ describe('git-credential-dockhand', () => {
   });
 });
 
+/** A broker stand-in on the socket: records each request and answers `answer`. */
+async function withBroker<T>(answer: object, run: (requests: unknown[]) => Promise<T>): Promise<T> {
+  const requests: unknown[] = [];
+  const server = createServer((connection) => {
+    connection.once('data', (data) => {
+      requests.push(JSON.parse(data.toString()));
+      connection.end(`${JSON.stringify(answer)}\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+  try {
+    return await run(requests);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** `ask` without blocking the event loop, so a broker stand-in in this process can answer. */
+function askAsync(target: CredentialTarget, request: string): Promise<string> {
+  const child = spawn('sh', ['-c', `${helperCommand(helperPath, target, socketPath)} get`], {
+    env: { PATH: process.env.PATH },
+  });
+  child.stdin.end(request);
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return new Promise((resolve) => child.on('close', () => resolve(out)));
+}
+
+describe('git-credential-dockhand without a token in its environment', () => {
+  const request = 'protocol=https\nhost=github.com\n\n';
+
+  it('asks the broker for its protocol and host', async () => {
+    await withBroker({ token: 'from-service' }, async (requests) => {
+      expect(await askAsync(github, request)).toBe('username=x-access-token\npassword=from-service\n');
+      expect(requests).toEqual([{ protocol: 'https', host: 'github.com' }]);
+    });
+  });
+
+  it('answers nothing when the broker has no token, or for another host without asking', async () => {
+    await withBroker({}, async (requests) => {
+      expect(await askAsync(github, request)).toBe('');
+      expect(await askAsync(github, 'protocol=https\nhost=evil.example\n\n')).toBe('');
+      expect(requests).toHaveLength(1);
+    });
+  });
+
+  it('does not ask a socket in a folder others can open', async () => {
+    chmodSync(socketDir, 0o755);
+    try {
+      await withBroker({ token: 'from-elsewhere' }, async (requests) => {
+        expect(await askAsync(github, request)).toBe('');
+        expect(requests).toEqual([]);
+      });
+    } finally {
+      chmodSync(socketDir, 0o700);
+    }
+  });
+});
+
 describe('helperCommand', () => {
   it('names the helper, host and token variable, escaping what a shell would split', () => {
     expect(helperConfigKey(github)).toBe('credential.https://github.com.helper');
-    expect(helperCommand('/opt/dockhand/bin/git-credential-dockhand', github)).toBe(
-      '/opt/dockhand/bin/git-credential-dockhand https github.com GITHUB_TOKEN x-access-token',
+    const socket = credentialSocketPath('sbx-1');
+    expect(socket).toBe('/tmp/dockhand-git-sbx-1/socket');
+    expect(helperCommand('/opt/dockhand/bin/git-credential-dockhand', github, socket)).toBe(
+      '/opt/dockhand/bin/git-credential-dockhand https github.com GITHUB_TOKEN x-access-token /tmp/dockhand-git-sbx-1/socket',
     );
-    expect(helperCommand('/Users/a b/helper', github)).toBe(
-      '/Users/a\\ b/helper https github.com GITHUB_TOKEN x-access-token',
+    expect(helperCommand('/Users/a b/helper', github, '/tmp/s')).toBe(
+      '/Users/a\\ b/helper https github.com GITHUB_TOKEN x-access-token /tmp/s',
     );
     expect(tokenEnvName('enterprise_sso')).toBe('ENTERPRISE_SSO_TOKEN');
   });
