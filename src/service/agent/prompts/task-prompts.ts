@@ -15,7 +15,7 @@ export interface ProviderTerms {
   /** "PR" or "MR". */
   short: string;
   api: string;
-  /** The environment variable that holds the provider token in the sandbox. */
+  /** The variable the agent sets, for one command, to the token git's credential helper gives. */
   token: string;
   ci: string;
 }
