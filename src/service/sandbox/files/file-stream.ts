@@ -32,8 +32,8 @@ function firstEntry(archive: Readable, path: string): Promise<ArchiveEntry> {
 
 /**
  * Opens a file of the sandbox, following symlinks, from its archive (`download`): nothing is held beyond the
- * streams' own buffers, whatever the file's size. A directory is `is_directory`; anything but a regular file
- * `failed`.
+ * streams' own buffers, whatever the file's size. A directory is `is_directory`, a device, FIFO or socket
+ * `not_file`.
  */
 export async function openSandboxFile(files: Pick<SandboxFiles, 'download'>, path: string): Promise<OpenedFile> {
   let target = sandboxPath(path);
@@ -58,7 +58,7 @@ export async function openSandboxFile(files: Pick<SandboxFiles, 'download'>, pat
     } else if (header.type === 'directory') {
       throw new SandboxFileError('is_directory', `${path} is a directory`);
     } else {
-      throw new SandboxFileError('failed', `${path} is not a regular file`);
+      throw new SandboxFileError('not_file', `${path} is not a regular file`);
     }
   }
   throw new SandboxFileError('failed', `${path}: too many levels of symbolic links`);
