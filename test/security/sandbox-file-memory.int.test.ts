@@ -7,7 +7,12 @@ import { WORKING_DIR } from '../../src/service/sandbox/sandbox-specs';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
-import { closeSandboxService, dockerSkipReason, startSandboxService, useScriptedModel } from '../sandbox/support';
+import {
+  closeSandboxService,
+  dockerSkipReason,
+  startSandboxService,
+  useScriptedModel,
+} from '../sandbox/support';
 
 const dockerSkip = await dockerSkipReason();
 if (dockerSkip) console.warn(`Skipping the sandbox file memory test: ${dockerSkip}`);
@@ -64,32 +69,29 @@ function download(
   stallAfter?: { bytes: number; stalled: () => Promise<void> },
 ): Promise<Download> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, headers: { 'X-Session-API-Key': key } },
-      (res) => {
-        let bytes = 0;
-        let sampled = 0;
-        const done = (complete: boolean) =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, complete });
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (bytes - sampled >= MiB) {
-            sampled = bytes;
-            sample();
-          }
-          if (stallAfter && bytes >= stallAfter.bytes && !res.isPaused()) {
-            res.pause();
-            void stallAfter.stalled().then(() => {
-              req.destroy();
-              done(false);
-            });
-          }
-        });
-        res.on('end', () => done(res.complete));
-        res.on('error', () => done(false));
-        res.on('aborted', () => done(false));
-      },
-    );
+    const req = request({ host: '127.0.0.1', port, path, headers: { 'X-Session-API-Key': key } }, (res) => {
+      let bytes = 0;
+      let sampled = 0;
+      const done = (complete: boolean) =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, complete });
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes - sampled >= MiB) {
+          sampled = bytes;
+          sample();
+        }
+        if (stallAfter && bytes >= stallAfter.bytes && !res.isPaused()) {
+          res.pause();
+          void stallAfter.stalled().then(() => {
+            req.destroy();
+            done(false);
+          });
+        }
+      });
+      res.on('end', () => done(res.complete));
+      res.on('error', () => done(false));
+      res.on('aborted', () => done(false));
+    });
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     req.end();
   });
@@ -216,7 +218,11 @@ describe.skipIf(dockerSkip !== null)('reading a sandbox file of several GiB', ()
         return info;
       },
     };
-    const editor = new Editor(files, new EditHistory(service.service.context.db, conversationId), () => WORKING_DIR);
+    const editor = new Editor(
+      files,
+      new EditHistory(service.service.context.db, conversationId),
+      () => WORKING_DIR,
+    );
     const { result, baseline, peak } = await measured("the editor's view", () =>
       editor.run({ command: 'view', path: file }),
     );

@@ -12,7 +12,8 @@ async function open(workspace: ConversationWorkspace, file: WorkspacePath): Prom
   } catch (error) {
     if (!(error instanceof SandboxFileError)) throw error;
     if (error.code === 'not_found') throw httpError(404, 'File not found');
-    if (error.code === 'is_directory' || error.code === 'not_file') throw httpError(400, 'Path is not a file');
+    if (error.code === 'is_directory' || error.code === 'not_file')
+      throw httpError(400, 'Path is not a file');
     throw error;
   }
 }

@@ -35,7 +35,10 @@ function firstEntry(archive: Readable, path: string): Promise<ArchiveEntry> {
  * streams' own buffers, whatever the file's size. A directory is `is_directory`, a device, FIFO or socket
  * `not_file`.
  */
-export async function openSandboxFile(files: Pick<SandboxFiles, 'download'>, path: string): Promise<OpenedFile> {
+export async function openSandboxFile(
+  files: Pick<SandboxFiles, 'download'>,
+  path: string,
+): Promise<OpenedFile> {
   let target = sandboxPath(path);
   for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
     const archive = (await files.download(target)) as Readable;

@@ -74,13 +74,7 @@ export interface SandboxFiles {
 }
 
 export type SandboxFileErrorCode =
-  | 'invalid_path'
-  | 'not_found'
-  | 'is_directory'
-  | 'not_directory'
-  | 'not_file'
-  | 'too_large'
-  | 'failed';
+  'invalid_path' | 'not_found' | 'is_directory' | 'not_directory' | 'not_file' | 'too_large' | 'failed';
 
 export class SandboxFileError extends Error {
   constructor(
