@@ -35,5 +35,10 @@ export async function sendWorkspaceFile(
     .attachment(posix.basename(file.real))
     .type('application/octet-stream')
     .set('Content-Length', String(opened.size));
+  if (res.req.method === 'HEAD') {
+    opened.content.destroy(); // a HEAD answer has no body to pull the file through
+    res.end();
+    return;
+  }
   await pipeline(opened.content, res);
 }
