@@ -5,7 +5,7 @@ import { Editor, type EditorFiles } from '../../src/service/agent/tools/str-repl
 import type { SandboxWorkspace } from '../../src/service/sandbox/sandbox-workspace';
 import { WORKING_DIR } from '../../src/service/sandbox/sandbox-specs';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
-import type { TestService } from '../support/service';
+import { rawRequest, type TestService } from '../support/service';
 import { until } from '../support/until';
 import {
   closeSandboxService,
@@ -186,6 +186,13 @@ describe.skipIf(dockerSkip !== null)('reading a sandbox file of several GiB', ()
       }),
     );
     expect(again.result.status).toBe(200);
+  });
+
+  it('agent-server download: HEAD answers the size, with no body', async () => {
+    const head = await rawRequest(endpoint.port, 'HEAD', `/api/file/download?path=${BIG}`, {
+      key: endpoint.key,
+    });
+    expect([head.status, head.headers['content-length'], head.text]).toEqual([200, String(BIG_SIZE), '']);
   });
 
   it('V0 zip download: the file and a hard link to it, counted twice against the cap', async () => {
