@@ -32,6 +32,7 @@ import {
   resolveInWorkspace,
 } from '../conversations/workspace-access';
 import { gitChanges, gitDiff } from '../conversations/workspace-git';
+import { sendWorkspaceFile } from '../conversations/workspace-download';
 import { receiveUploads } from '../conversations/workspace-upload';
 import { HttpError, httpError } from '../http/errors';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
@@ -127,12 +128,7 @@ async function download(
   input: RouteInput,
 ) {
   const workspace = await backend.workspace();
-  const target = await inWorkspace(workspace, path, loc);
-  const info = await workspace.files.stat(target.real);
-  if (!info) throw httpError(404, 'File not found');
-  if (info.type !== 'file') throw httpError(400, 'Path is not a file');
-  const bytes = await workspace.files.read(target.real);
-  input.res.status(200).attachment(posix.basename(target.real)).type('application/octet-stream').send(bytes);
+  await sendWorkspaceFile(input.res, workspace, await inWorkspace(workspace, path, loc));
   return undefined;
 }
 
@@ -376,7 +372,10 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
       'Download a file of the workspace',
       (path, loc, input) => download(backend, path, loc, input),
       {
-        200: { description: 'Its bytes', contentType: 'application/octet-stream' },
+        200: {
+          description: 'Its bytes, any size, streamed from the sandbox as the client reads them',
+          contentType: 'application/octet-stream',
+        },
         400: { description: 'Not a file', schema: DetailBody },
         404: { description: 'No such file', schema: DetailBody },
         409: NOT_RUNNING,

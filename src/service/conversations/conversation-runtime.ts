@@ -587,7 +587,7 @@ function settledLater<T>(promise: Promise<T>): Promise<T> {
 
 function withRemove(files: SandboxFiles, remove: (path: string) => Promise<unknown>): EditorFiles {
   return {
-    read: (p) => files.read(p),
+    read: (p, options) => files.read(p, options),
     write: (p, data, options) => files.write(p, data, options),
     stat: (p) => files.stat(p),
     list: (p) => files.list(p),

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { NewEvent } from '../../shared/api/events';
 import type { SandboxExec } from '../sandbox/sandbox-workspace';
+import { SandboxFileError } from '../sandbox/files/sandbox-files';
 import { gitHookStep, type HookStepDeps } from './hook-step';
+import { MAX_REPOSITORY_SCRIPT_BYTES } from './setup-script';
 import type { RepositoryCode } from './repository-code';
 
 const SCRIPT = '#!/bin/sh\nnpm test\n';
@@ -27,6 +29,7 @@ function step(
   answer: number | null,
   previous: Promise<unknown> = Promise.resolve(),
   withScript = true,
+  script = SCRIPT,
 ) {
   const asked: RepositoryCode[] = [];
   const recorded: NewEvent[] = [];
@@ -34,14 +37,18 @@ function step(
   const deps: HookStepDeps = {
     exec,
     files: {
-      read: async (p) => Buffer.from(p === SCRIPT_PATH ? SCRIPT : ''),
+      read: async (p, options) => {
+        const bytes = Buffer.from(p === SCRIPT_PATH ? script : '');
+        if (bytes.length > (options?.maxBytes ?? Infinity)) throw new SandboxFileError('too_large', p);
+        return bytes;
+      },
       stat: async (p) =>
         withScript && p === SCRIPT_PATH
           ? {
               path: p,
               name: 'pre-commit.sh',
               type: 'file',
-              size: SCRIPT.length,
+              size: script.length,
               mode: 0o755,
               uid: 0,
               gid: 0,
@@ -141,6 +148,21 @@ describe('gitHookStep', () => {
     expect(uninstalled.recorded).toEqual([]);
     expect(uninstalled.warnings).toEqual([
       'Installing the .openhands/pre-commit.sh hook failed: read-only file system',
+    ]);
+  });
+
+  it('only warns, asking nothing, about a hook over the size cap', async () => {
+    const big = step(
+      scriptedExec('missing').exec,
+      7,
+      Promise.resolve(),
+      true,
+      'x'.repeat(MAX_REPOSITORY_SCRIPT_BYTES + 1),
+    );
+    expect(await big.hook.approved).toBeNull();
+    expect(big.asked).toEqual([]);
+    expect(big.warnings).toEqual([
+      `.openhands/pre-commit.sh is larger than ${MAX_REPOSITORY_SCRIPT_BYTES} bytes: it was not installed.`,
     ]);
   });
 

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { NewEvent } from '../../shared/api/events';
 import type { SandboxExec } from '../sandbox/sandbox-workspace';
-import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import { SandboxFileError, type SandboxFiles } from '../sandbox/files/sandbox-files';
 import { GitHookError, installPreCommitHook, PRE_COMMIT_SCRIPT, preCommitHookState } from './git-hooks';
 import { hiddenObservation, type RepositoryCode } from './repository-code';
+import { MAX_REPOSITORY_SCRIPT_BYTES } from './setup-script';
 
 export interface HookStepDeps {
   exec: SandboxExec;
@@ -45,11 +46,25 @@ async function approveGitHook(deps: HookStepDeps): Promise<number | null> {
     return await deps.approve({
       kind: 'git_hook',
       name: PRE_COMMIT_SCRIPT,
-      content: (await deps.files.read(script)).toString('utf8'),
+      content: (await readHook(deps, script)).toString('utf8'),
       command: `${script} # as the repository's pre-commit hook`,
     });
   } catch (error) {
     return hookWarning(deps, error);
+  }
+}
+
+/** The hook's text as shown to the user, at most MAX_REPOSITORY_SCRIPT_BYTES (a larger one is a warning). */
+async function readHook(deps: HookStepDeps, script: string): Promise<Buffer> {
+  try {
+    return await deps.files.read(script, { maxBytes: MAX_REPOSITORY_SCRIPT_BYTES });
+  } catch (error) {
+    if (error instanceof SandboxFileError && error.code === 'too_large') {
+      throw new GitHookError(
+        `${PRE_COMMIT_SCRIPT} is larger than ${MAX_REPOSITORY_SCRIPT_BYTES} bytes: it was not installed.`,
+      );
+    }
+    throw error;
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { NewEvent, V0Event } from '../../shared/api/events';
-import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import { SandboxFileError, type SandboxFiles } from '../sandbox/files/sandbox-files';
 import { observationText, type ShellSession } from '../sandbox/shell/shell-session';
 import { shellQuote } from '../sandbox/shell/shell-input';
 import type { RepositoryCode } from './repository-code';
@@ -51,8 +51,18 @@ export function setupCommand(script: string): string {
   return `mkdir -p ${path.posix.dirname(SETUP_LOG)} && source ${shellQuote(script)} > ${SETUP_LOG} 2>&1`;
 }
 
-async function readOrNull(files: SandboxFiles, file: string): Promise<Buffer | null> {
-  return (await files.stat(file))?.type === 'file' ? files.read(file) : null;
+/** The most of a repository's script (setup script, hook) that is read, shown to the user and run. */
+export const MAX_REPOSITORY_SCRIPT_BYTES = 1024 * 1024;
+/** The setup-done file holds a hex digest: anything longer is not one. */
+const MAX_DONE_FILE_BYTES = 1024;
+
+/** A file's bytes, at most `maxBytes` (`too_large` past them); null when no file is there. */
+async function readOrNull(files: SandboxFiles, file: string, maxBytes: number): Promise<Buffer | null> {
+  return (await files.stat(file))?.type === 'file' ? files.read(file, { maxBytes }) : null;
+}
+
+function isTooLarge(error: unknown): boolean {
+  return error instanceof SandboxFileError && error.code === 'too_large';
 }
 
 /**
@@ -63,11 +73,21 @@ async function readOrNull(files: SandboxFiles, file: string): Promise<Buffer | n
  */
 export async function runSetupScript(deps: SetupScriptDeps): Promise<SetupOutcome> {
   const script = path.posix.join(deps.repoDir, SETUP_SCRIPT);
-  const content = await readOrNull(deps.files, script);
+  let content: Buffer | null;
+  try {
+    content = await readOrNull(deps.files, script, MAX_REPOSITORY_SCRIPT_BYTES);
+  } catch (error) {
+    if (!isTooLarge(error)) throw error;
+    deps.report(`${SETUP_SCRIPT} is larger than ${MAX_REPOSITORY_SCRIPT_BYTES} bytes: it was not run.`, true);
+    return { ran: false };
+  }
   if (!content) return { ran: false };
   const doneFile = path.posix.join(deps.stateDir, SETUP_DONE_FILE);
   const digest = createHash('sha256').update(content).digest('hex');
-  if ((await readOrNull(deps.files, doneFile))?.toString('utf8') === digest) return { ran: false };
+  const done = await readOrNull(deps.files, doneFile, MAX_DONE_FILE_BYTES).catch((error: unknown) =>
+    isTooLarge(error) ? null : Promise.reject(error),
+  );
+  if (done?.toString('utf8') === digest) return { ran: false };
 
   const command = setupCommand(script);
   const actionId = await deps.approve({

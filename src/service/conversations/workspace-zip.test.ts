@@ -6,7 +6,7 @@ import * as tar from 'tar-stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readZip } from '../../../test/conversations/zip-reader';
 import { localWorkspace, type LocalWorkspace } from '../../../test/support/workspaces';
-import { zipFromTar } from './workspace-zip';
+import { MAX_ZIP_CONTENT_BYTES, zipFromTar } from './workspace-zip';
 
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -43,7 +43,7 @@ describe('zipFromTar', () => {
     const linked: string[] = [];
     const zip = zipFromTar(Readable.from(pack, { objectMode: false }), async (path) => {
       linked.push(path);
-      return Buffer.from('hello\n');
+      return { size: 6, content: Readable.from([Buffer.from('hello\n')]) };
     });
 
     const entries = readZip(await collect(zip));
@@ -89,5 +89,19 @@ describe('zipFromTar', () => {
     broken.push(whole.subarray(0, 1024));
     broken.destroy(new Error('engine went away'));
     await expect(done).rejects.toThrow('engine went away');
+  });
+
+  it('counts each hard link as the file it repeats, and stops past the content cap', async () => {
+    const pack = tar.pack();
+    pack.entry({ name: 'project/a.bin', type: 'file' }, Buffer.alloc(4096, 1));
+    pack.entry({ name: 'project/b.bin', type: 'link', linkname: 'project/a.bin' });
+    pack.finalize();
+    const linked = new Readable({ read() {} });
+    const zip = zipFromTar(Readable.from(pack, { objectMode: false }), async () => ({
+      size: MAX_ZIP_CONTENT_BYTES - 4095,
+      content: linked,
+    }));
+    await expect(collect(zip)).rejects.toThrow(`more than ${MAX_ZIP_CONTENT_BYTES} bytes`);
+    expect(linked.destroyed).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { readLimited } from '../sandbox/files/file-stream';
 import { SandboxFileError, type FileInfo, type SandboxFiles } from '../sandbox/files/sandbox-files';
 
 export interface FolderEntry {
@@ -16,7 +18,8 @@ export interface FolderEntry {
 export interface FolderReader {
   /** The entries of a folder, or null when there is no folder at `dir`. */
   list(dir: string): Promise<FolderEntry[] | null>;
-  read(path: string): Promise<Buffer>;
+  /** A file's bytes, refused (`too_large`) once they pass `maxBytes`, however large it was when listed. */
+  read(path: string, maxBytes: number): Promise<Buffer>;
   join(dir: string, name: string): string;
 }
 
@@ -42,7 +45,7 @@ export function sandboxFolders(files: SandboxFiles): FolderReader {
         throw error;
       }
     },
-    read: (path) => files.read(path),
+    read: (path, maxBytes) => files.read(path, { maxBytes }),
     join: (dir, name) => posix.join(dir, name),
   };
 }
@@ -77,6 +80,6 @@ export const hostFolders: FolderReader = {
       }),
     );
   },
-  read: (path) => readFile(path),
+  read: (path, maxBytes) => readLimited(createReadStream(path), maxBytes, path),
   join,
 };

@@ -89,7 +89,7 @@ async function readText(reader: FolderReader, file: { path: string; size: number
   if (file.size > MAX_MICROAGENT_FILE_BYTES) {
     throw new Error(`larger than ${MAX_MICROAGENT_FILE_BYTES} bytes`);
   }
-  const bytes = await reader.read(file.path);
+  const bytes = await reader.read(file.path, MAX_MICROAGENT_FILE_BYTES);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

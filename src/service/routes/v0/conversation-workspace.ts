@@ -28,6 +28,7 @@ import { openTextFile } from '../../conversations/workspace-text';
 import { receiveUploads, storeUploads } from '../../conversations/workspace-upload';
 import { zipFromTar } from '../../conversations/workspace-zip';
 import { defineRoute, type RouteSpec } from '../../http/routes';
+import { openSandboxFile } from '../../sandbox/files/file-stream';
 
 const NOT_FOUND = { description: 'Unknown conversation', schema: DetailBody };
 const NOT_RUNNING = { description: 'The conversation or its sandbox is not running', schema: DetailBody };
@@ -154,7 +155,8 @@ export function conversationWorkspaceRoutes(
       path: '/api/conversations/:id/zip-directory',
       sandboxKey: true,
       tag: 'workspace',
-      summary: 'The working directory as workspace.zip',
+      summary:
+        'The working directory as workspace.zip, streamed; a hard link is a copy of its file; cut off past 4 GiB of content',
       params: ConversationPath,
       responses: {
         200: { description: 'A zip archive', contentType: 'application/zip' },
@@ -166,7 +168,7 @@ export function conversationWorkspaceRoutes(
         const archive = (await workspace.files.download(workspace.workingDir)) as Readable;
         const parent = posix.dirname(workspace.workingDir);
         const zip = zipFromTar(archive, (archivePath) =>
-          workspace.files.read(posix.join(parent, archivePath)),
+          openSandboxFile(workspace.files, posix.join(parent, archivePath)),
         );
         res.status(200).set({
           'Content-Type': 'application/zip',

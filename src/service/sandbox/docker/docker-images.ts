@@ -1,14 +1,16 @@
 import { EventEmitter } from 'node:events';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import { extract } from 'tar-stream';
 import type { ImageProgress } from '../../../shared/api/sandbox-specs';
+import { readSandboxFile } from '../files/file-stream';
 import { SandboxFailure } from '../sandbox-models';
 import { dockerErrorText } from './docker-errors';
 import type { DockerConnection } from './docker-status';
 import { installLabels, LABEL } from './labels';
 import { buildOwnImage, type OwnImage } from './own-image';
 
+/** An image's /etc/passwd is read for its login user; past this it is treated as absent. */
+const MAX_PASSWD_BYTES = 1024 * 1024;
 /** api-contract §15: a pull may take up to 15 minutes. */
 const PULL_TIMEOUT_MS = 15 * 60 * 1000;
 /** Building the own image offline makes a Debian base first (about 3 minutes here). */
@@ -50,25 +52,6 @@ export function loginUser(passwd: string): string | null {
 
 export function isRootUser(user: string): boolean {
   return /^(root|0)(:.*)?$/.test(user);
-}
-
-async function readArchivedFile(archive: NodeJS.ReadableStream): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tar = extract();
-    let content: string | null = null;
-    tar.on('entry', (_header, stream, next) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
-      stream.on('end', () => {
-        content ??= Buffer.concat(chunks).toString('utf8');
-        next();
-      });
-      stream.resume();
-    });
-    tar.on('finish', () => resolve(content ?? ''));
-    tar.on('error', reject);
-    archive.pipe(tar);
-  });
 }
 
 /** Waits for `task`, or rejects as soon as `signal` aborts (the task goes on for others). */
@@ -202,10 +185,14 @@ export class DockerImages {
         () => false,
       );
       if (configuredUser) return { user: isRootUser(configuredUser) ? null : configuredUser, hasBash };
-      const passwd = await probe
-        .getArchive({ path: '/etc/passwd' })
-        .then(readArchivedFile)
-        .catch(() => '');
+      const passwd = await readSandboxFile(
+        { download: (path) => probe.getArchive({ path }) },
+        '/etc/passwd',
+        MAX_PASSWD_BYTES,
+      ).then(
+        (bytes) => bytes.toString('utf8'),
+        () => '',
+      );
       return { user: loginUser(passwd), hasBash };
     } finally {
       await probe.remove({ force: true });

@@ -1,9 +1,9 @@
 import type Docker from 'dockerode';
 import { posix } from 'node:path';
-import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { dockerExec } from '../docker/docker-exec';
 import {
+  DEFAULT_MAX_READ_BYTES,
   SandboxFileError,
   type FileInfo,
   type ReadOptions,
@@ -13,6 +13,7 @@ import {
 import type { FileSurvey, SurveyRoot } from './sandbox-files';
 import { FIND_FORMAT, parseFindRecords } from './find-records';
 import { parseSurvey, SURVEY_SCRIPT, surveyArgs, surveyRoots } from './survey-command';
+import { readSandboxFile } from './file-stream';
 import { pathName, sandboxPath } from './sandbox-path';
 
 export interface DockerFilesOptions {
@@ -23,7 +24,6 @@ export interface DockerFilesOptions {
 const MISSING = 3;
 const IS_DIRECTORY = 4;
 const NOT_DIRECTORY = 5;
-const MAX_LINK_HOPS = 40;
 
 const STAT_SCRIPT = `[ -e "$1" ] || exit ${MISSING}
 find -L "$1" -maxdepth 0 -printf '${FIND_FORMAT}'`;
@@ -56,21 +56,8 @@ export class DockerSandboxFiles implements SandboxFiles {
     this.user = options.user ?? 'dockhand';
   }
 
-  async read(path: string, options: ReadOptions = {}): Promise<Buffer> {
-    let target = sandboxPath(path);
-    for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
-      const entry = await this.firstEntry(target, options.maxBytes ?? Infinity);
-      if (entry.header.type === 'symlink' && entry.header.linkname) {
-        target = posix.resolve(posix.dirname(target), entry.header.linkname);
-      } else if (entry.header.type === 'directory') {
-        throw new SandboxFileError('is_directory', `${path} is a directory`);
-      } else if (entry.data) {
-        return entry.data;
-      } else {
-        throw new SandboxFileError('failed', `${path} is not a regular file`);
-      }
-    }
-    throw new SandboxFileError('failed', `${path}: too many levels of symbolic links`);
+  read(path: string, options: ReadOptions = {}): Promise<Buffer> {
+    return readSandboxFile(this, path, options.maxBytes ?? DEFAULT_MAX_READ_BYTES);
   }
 
   async write(path: string, data: Buffer | string, options: WriteOptions = {}): Promise<void> {
@@ -142,27 +129,6 @@ export class DockerSandboxFiles implements SandboxFiles {
       { user: this.user },
     );
     return result.exitCode === 0 ? parseSurvey(result.stdout, checked, result.truncated) : null;
-  }
-
-  private async firstEntry(
-    path: string,
-    maxBytes: number,
-  ): Promise<{ header: tar.Header; data: Buffer | null }> {
-    const archive = (await this.download(path)) as Readable;
-    const extract = tar.extract();
-    archive.pipe(extract);
-    try {
-      for await (const entry of extract) {
-        if ((entry.header.size ?? 0) > maxBytes) {
-          throw new SandboxFileError('too_large', `${path} is larger than ${maxBytes} bytes`);
-        }
-        const data = entry.header.type === 'file' ? await readAll(entry) : null;
-        return { header: entry.header, data };
-      }
-      throw new SandboxFileError('failed', `The archive of ${path} is empty`);
-    } finally {
-      archive.destroy(); // a directory's archive would otherwise stream the whole tree
-    }
   }
 
   private async putArchive(

@@ -16,12 +16,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar-stream';
 import {
+  DEFAULT_MAX_READ_BYTES,
   SandboxFileError,
   type FileInfo,
   type ReadOptions,
   type SandboxFiles,
   type WriteOptions,
 } from './sandbox-files';
+import { readLimited } from './file-stream';
 import { pathName, sandboxPath } from './sandbox-path';
 
 type ArchiveEntry = AsyncIterable<unknown> & { header: tar.Header; resume(): unknown };
@@ -34,20 +36,12 @@ export class LocalSandboxFiles implements SandboxFiles {
   }
 
   async read(path: string, options: ReadOptions = {}): Promise<Buffer> {
-    const maxBytes = options.maxBytes ?? Infinity;
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
     try {
       const file = await open(sandboxPath(path));
       try {
         // Read to the end rather than trust the size: the file may grow while it is read.
-        const chunks: Buffer[] = [];
-        let total = 0;
-        for await (const chunk of file.createReadStream({ autoClose: false }) as AsyncIterable<Buffer>) {
-          total += chunk.length;
-          if (total > maxBytes)
-            throw new SandboxFileError('too_large', `${path} is larger than ${maxBytes} bytes`);
-          chunks.push(chunk);
-        }
-        return Buffer.concat(chunks);
+        return await readLimited(file.createReadStream({ autoClose: false }), maxBytes, path);
       } finally {
         await file.close();
       }

@@ -42,13 +42,19 @@ export interface WriteOptions {
   mode?: number;
 }
 
+/** What a read holds at most when its caller names no smaller cap: a sandbox's files can be any size. */
+export const DEFAULT_MAX_READ_BYTES = 16 * 1024 * 1024;
+
 export interface ReadOptions {
-  /** A file larger than this is refused with `too_large` before its bytes are held in memory. */
+  /**
+   * A file larger than this (DEFAULT_MAX_READ_BYTES when not given) is refused with `too_large`, counted
+   * while it is read, so its bytes are never held past the cap. Larger files are streamed (`file-stream.ts`).
+   */
   maxBytes?: number;
 }
 
 export interface SandboxFiles {
-  /** The bytes of a file, following symlinks. */
+  /** The bytes of a file, following symlinks, at most `maxBytes` of them. */
   read(path: string, options?: ReadOptions): Promise<Buffer>;
   /** Replaces a file's content (through symlinks), keeping mode and owner; creates missing parents. */
   write(path: string, data: Buffer | string, options?: WriteOptions): Promise<void>;
@@ -68,7 +74,7 @@ export interface SandboxFiles {
 }
 
 export type SandboxFileErrorCode =
-  'invalid_path' | 'not_found' | 'is_directory' | 'not_directory' | 'too_large' | 'failed';
+  'invalid_path' | 'not_found' | 'is_directory' | 'not_directory' | 'not_file' | 'too_large' | 'failed';
 
 export class SandboxFileError extends Error {
   constructor(

@@ -2,12 +2,14 @@ import { posix } from 'node:path';
 import { surveyRootOf } from './file-survey';
 import type { FileSurvey, SurveyRoot } from './sandbox-files';
 import {
+  DEFAULT_MAX_READ_BYTES,
   type FileInfo,
   type ReadOptions,
   SandboxFileError,
   type SandboxFiles,
   type WriteOptions,
 } from './sandbox-files';
+import { tooLarge } from './file-stream';
 import { sandboxPath } from './sandbox-path';
 
 /**
@@ -33,8 +35,8 @@ export class SurveyedFiles implements SandboxFiles {
     if (known?.type === 'directory') throw new SandboxFileError('is_directory', `${path} is a directory`);
     const content = known?.type === 'file' ? this.snapshot?.contents.get(target) : undefined;
     if (!content) return this.files.read(path, options);
-    if (content.length > (options.maxBytes ?? Infinity))
-      throw new SandboxFileError('too_large', `${path} is larger than ${options.maxBytes} bytes`);
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
+    if (content.length > maxBytes) throw tooLarge(path, maxBytes);
     return content;
   }
 

@@ -128,4 +128,33 @@ describe('str_replace_editor', () => {
         `1 hidden files/directories in this directory are excluded. You can use 'ls -la ${at('pkg')}' to see them.`,
     );
   });
+
+  it('refuses a file over 10 MB, also one that grows past it after it was measured', async () => {
+    const big = at('big.txt');
+    writeFileSync(big, Buffer.alloc(10 * 1024 * 1024 + 1, 'a'));
+    expect((await editor.run({ command: 'view', path: big })).text).toBe(
+      'ERROR:\nFile is too large (10.0 MB). Maximum allowed size is 10 MB.',
+    );
+    const grows = at('grows.txt');
+    writeFileSync(grows, 'small\n');
+    const racing = new Editor(
+      {
+        read: (p, options) => files.read(p, options),
+        write: (p, data) => files.write(p, data),
+        list: (p) => files.list(p),
+        remove: (p) => files.remove(p),
+        stat: async (p) => {
+          const info = await files.stat(p);
+          if (p === grows) writeFileSync(grows, Buffer.alloc(11 * 1024 * 1024, 'a'));
+          return info;
+        },
+      },
+      new EditHistory(db, 'c1'),
+      () => root,
+    );
+    expect(await racing.run({ command: 'view', path: grows })).toEqual({
+      text: 'ERROR:\nFile is too large. Maximum allowed size is 10 MB.',
+      isError: true,
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { createPatch } from 'diff';
-import type { SandboxFiles } from '../../../sandbox/files/sandbox-files';
+import { SandboxFileError, type SandboxFiles } from '../../../sandbox/files/sandbox-files';
 import type { EditHistory } from './edit-history';
 import { catN, decodeText, encodeText, looksBinary, newTextFile, type TextFile } from './text-file';
 
@@ -45,6 +45,11 @@ class EditorError extends Error {}
 
 function fail(text: string): never {
   throw new EditorError(text);
+}
+
+function tooLarge(size: number | null): string {
+  const measured = size === null ? '' : ` (${(size / 1024 / 1024).toFixed(1)} MB)`;
+  return `File is too large${measured}. Maximum allowed size is 10 MB.`;
 }
 
 function splitLines(text: string): string[] {
@@ -113,10 +118,8 @@ export class Editor {
         fail(`The path ${path} is a directory and only the \`view\` command can be used on directories.`);
       return this.viewDirectory(path);
     }
-    if (info.size > MAX_FILE_BYTES) {
-      fail(`File is too large (${(info.size / 1024 / 1024).toFixed(1)} MB). Maximum allowed size is 10 MB.`);
-    }
-    const bytes = await this.files.read(path);
+    if (info.size > MAX_FILE_BYTES) fail(tooLarge(info.size));
+    const bytes = await this.read(path);
     if (looksBinary(bytes))
       fail('File appears to be binary and this file type cannot be read or edited by this tool.');
     const file = decodeText(bytes);
@@ -141,6 +144,16 @@ export class Editor {
         );
       default:
         return this.undo(path);
+    }
+  }
+
+  /** The file's bytes, counted as they are read: it may have grown since it was measured. */
+  private async read(path: string): Promise<Buffer> {
+    try {
+      return await this.files.read(path, { maxBytes: MAX_FILE_BYTES });
+    } catch (error) {
+      if (error instanceof SandboxFileError && error.code === 'too_large') fail(tooLarge(null));
+      throw error;
     }
   }
 
@@ -281,7 +294,7 @@ export class Editor {
   private async undo(path: string): Promise<EditorResult> {
     const entry = this.history.pop(path);
     if (!entry) fail(`No edit history found for ${path}.`);
-    const current = decodeText(await this.files.read(path)).text;
+    const current = decodeText(await this.read(path)).text;
     if (entry.previous === null) {
       await this.files.remove(path);
       return {
