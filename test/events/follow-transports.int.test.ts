@@ -214,7 +214,9 @@ describe.skipIf(skip !== null)('following a conversation’s events', () => {
   const lastId = () => target.service.service.events.lastId(target.conversationId);
 
   beforeAll(async () => {
-    llm = await startScriptedLlm([], { channels: [{ marker: '[dockhand:title]', step: { text: 'Follow' } }] });
+    llm = await startScriptedLlm([], {
+      channels: [{ marker: '[dockhand:title]', step: { text: 'Follow' } }],
+    });
     const service = await startTestService({ sandbox: { provider: 'process', idlePauseSeconds: 0 } });
     await service.api('POST', '/api/settings', {
       body: { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-test', llm_base_url: llm.baseUrl },

@@ -3,7 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../../../test/support/service';
 import type { V0Event } from '../../shared/api/events';
 import { openDatabase, type Db } from '../storage/database';
-import { MAX_QUEUED_BYTES, REPLAY_CHUNK, type EventSink, type FollowEnd, type StoredEventJson } from './event-follower';
+import {
+  MAX_QUEUED_BYTES,
+  REPLAY_CHUNK,
+  type EventSink,
+  type FollowEnd,
+  type StoredEventJson,
+} from './event-follower';
 import { EventLog } from './event-log';
 import { SecretMasker } from './secret-masker';
 
