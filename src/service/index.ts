@@ -52,6 +52,8 @@ export interface DockhandService {
   readonly url: string;
   readonly port: number;
   readonly context: ServiceContext;
+  /** The event log every conversation's events go through (tests write into it as the agent would). */
+  readonly events: EventLog;
   /** Stops accepting requests, closes connections and storage, removes the discovery file. */
   close(): Promise<void>;
 }
@@ -217,6 +219,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     url,
     port,
     context,
+    events,
     close: async () => {
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);

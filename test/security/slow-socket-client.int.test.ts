@@ -7,7 +7,7 @@ import type { ConversationService } from '../../src/service/conversations/conver
 import { EventLog } from '../../src/service/events/event-log';
 import { SecretMasker } from '../../src/service/events/secret-masker';
 import { attachSocketServer } from '../../src/service/routes/v0/socket-server';
-import { MAX_QUEUED_BYTES } from '../../src/service/events/sse-stream';
+import { MAX_QUEUED_BYTES } from '../../src/service/events/event-follower';
 import { type Db, openDatabase } from '../../src/service/storage/database';
 import { tempDataDir } from '../support/service';
 import { until } from '../support/until';

@@ -7,7 +7,7 @@ import type { V0Event } from '../../shared/api/events';
 import { utcIso } from '../conversations/app-conversations';
 import type { ConversationService } from '../conversations/conversation-service';
 import type { EventLog } from '../events/event-log';
-import { MAX_QUEUED_BYTES } from '../events/sse-stream';
+import type { EventSink } from '../events/event-follower';
 import { HttpError } from '../http/errors';
 import type { SandboxConversations } from './backend';
 import type { ResendQuery } from './routes';
@@ -15,8 +15,6 @@ import { SdkEventMapper } from './sdk-events';
 
 const MAX_SOCKETS_PER_CONVERSATION = 16;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
-/** Stored events read and sent per step of a replay. */
-const REPLAY_BATCH = 200;
 /** Close codes: the server went away (sandbox paused, stopped or gone); too many sockets (upstream's 1013). */
 export const GOING_AWAY = 1001;
 const TRY_AGAIN_LATER = 1013;
@@ -43,6 +41,36 @@ function resendFilter(query: ResendQuery): (event: SdkEvent) => boolean {
   if (mode === 'all') return () => true;
   const since = mode === 'since' ? utcIso(query.after_timestamp) : undefined;
   return since ? (event) => event.timestamp >= since : () => false;
+}
+
+/** Resolves once the frame is written out (or the socket has closed). */
+function sendFrame(ws: WebSocket, frame: unknown): Promise<void> {
+  return new Promise((resolve) => {
+    if (ws.readyState !== WebSocket.OPEN) return resolve();
+    ws.send(JSON.stringify(frame), () => resolve());
+  });
+}
+
+/**
+ * A websocket as an event follower's sink: every stored and live event goes through the mapper once, in
+ * order (so confirmed actions are recognised as sent), and comes out as SDK events; of the stored ones only
+ * those `resend` asks for are sent. A client cut off, or whose replay failed, is terminated.
+ */
+function socketSink(ws: WebSocket, id: string, resend: (event: SdkEvent) => boolean): EventSink {
+  const mapper = new SdkEventMapper(id);
+  return {
+    get isClosed() {
+      return ws.readyState !== WebSocket.OPEN;
+    },
+    replay: async (rows) => {
+      const batch = rows.flatMap((row) => mapper.map(JSON.parse(row.json) as V0Event)).filter(resend);
+      await Promise.all(batch.map((event) => sendFrame(ws, event)));
+    },
+    caughtUp: () => undefined,
+    live: (event) => mapper.map(event).forEach((sdk) => void sendFrame(ws, sdk)),
+    queuedBytes: () => ws.bufferedAmount,
+    close: () => ws.terminate(),
+  };
 }
 
 function parse(data: RawData): unknown {
@@ -94,59 +122,29 @@ export class EventsSockets {
   }
 
   private serve(ws: WebSocket, id: string, query: ResendQuery): void {
+    let state: unknown;
+    try {
+      state = this.conversations.info(id);
+    } catch {
+      return ws.terminate();
+    }
     this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
-    const mapper = new SdkEventMapper(id);
-    const resend = resendFilter(query);
-    let lastSeen = -1;
-    let replaying = true;
-    const held: V0Event[] = [];
-    const send = (event: unknown) =>
-      new Promise<void>((resolve) => {
-        if (ws.readyState !== WebSocket.OPEN) return resolve();
-        ws.send(JSON.stringify(event), () => resolve());
-      });
-    /** Every event goes through the mapper once, in order, so confirmed actions are recognised as sent. */
-    const take = (event: V0Event): SdkEvent[] => {
-      if (event.id <= lastSeen) return [];
-      lastSeen = event.id;
-      return mapper.map(event);
-    };
-    const live = (event: V0Event) => {
-      // A client that stopped reading is cut off rather than buffered for without bound, as over SSE.
-      if (ws.bufferedAmount > MAX_QUEUED_BYTES) return ws.terminate();
-      take(event).forEach((sdk) => void send(sdk));
-    };
-    const stopEvents = this.deps.events.subscribe(id, (event) =>
-      replaying ? held.push(event) : live(event),
-    );
+    // Sent before the follower writes anything; the replay's chunks queue behind it.
+    void sendFrame(ws, {
+      kind: 'ConversationStateUpdateEvent',
+      id: randomUUID(),
+      timestamp: new Date().toISOString(),
+      source: 'environment',
+      key: 'full_state',
+      value: state,
+    });
+    const follower = this.deps.events.follow(id, -1, socketSink(ws, id, resendFilter(query)));
     const stopEnd = this.deps.conversations.onEnd(id, () => ws.close(1000, 'Conversation deleted'));
-
-    const replay = async () => {
-      await send({
-        kind: 'ConversationStateUpdateEvent',
-        id: randomUUID(),
-        timestamp: new Date().toISOString(),
-        source: 'environment',
-        key: 'full_state',
-        value: this.conversations.info(id),
-      });
-      for (;;) {
-        const rows = this.deps.events.afterJson(id, lastSeen, REPLAY_BATCH);
-        if (rows.length === 0 || ws.readyState !== WebSocket.OPEN) break;
-        const batch = rows.flatMap((row) => take(JSON.parse(row.json) as V0Event)).filter(resend);
-        // The next chunk is read once the client has taken this one in.
-        await Promise.all(batch.map(send));
-      }
-      replaying = false;
-      held.forEach(live);
-      held.length = 0;
-    };
-    void replay().catch(() => ws.terminate());
     void this.conversations.start(id).catch((error: unknown) => this.report(ws, error));
 
     ws.on('message', (data) => void this.receive(ws, id, data));
     ws.on('close', () => {
-      stopEvents();
+      follower.stop();
       stopEnd();
       this.counts.set(id, (this.counts.get(id) ?? 1) - 1);
     });

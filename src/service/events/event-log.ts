@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { NewEvent, V0Event } from '../../shared/api/events';
 import type { Db } from '../storage/database';
+import { EventFollower, type EventSink, type StoredEventJson } from './event-follower';
 import type { SecretMasker } from './secret-masker';
 
 export interface EventPage {
@@ -19,12 +20,6 @@ export interface PageQuery {
 /** Drops null and undefined top-level keys, as V0 events omit them. */
 function withoutNulls(event: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(event).filter(([, v]) => v !== null && v !== undefined));
-}
-
-/** A stored event's id and its JSON text, exactly as stored (masked). */
-export interface StoredEventJson {
-  id: number;
-  json: string;
 }
 
 /**
@@ -98,6 +93,14 @@ export class EventLog {
       events: rows.slice(0, query.limit).map((r) => JSON.parse(r.data) as V0Event),
       has_more: rows.length > query.limit,
     };
+  }
+
+  /**
+   * Feeds `sink` the events with `id > after`: the stored ones, then live ones, each once and in order
+   * (`event-follower.ts`). The caller stops the follower when its client goes.
+   */
+  follow(conversationId: string, after: number, sink: EventSink): EventFollower {
+    return new EventFollower(this, conversationId, after, sink);
   }
 
   /** Calls `listener` with every event appended from now on; returns the unsubscribe function. */

@@ -1,16 +1,15 @@
 import type { Response } from 'express';
 import type { V0Event } from '../../shared/api/events';
-import type { StoredEventJson } from './event-log';
+import type { EventSink, StoredEventJson } from './event-follower';
 
 const PING_MS = 15_000;
-/** A client that lets more than this pile up unread is cut off. */
-export const MAX_QUEUED_BYTES = 1024 * 1024;
 
 /**
- * One Server-Sent Events response: `oh_event` frames with `id:` (so `Last-Event-ID` resumes without gaps),
- * unnumbered `status_update` and `replay_done` frames, a ping comment every 15 s, and `end` before closing.
+ * One Server-Sent Events response, the sink of an event follower: `oh_event` frames with `id:` (so
+ * `Last-Event-ID` resumes without gaps), each replayed chunk in one write of the JSON as stored, unnumbered
+ * `replay_done` (once caught up) and `status_update` frames, a ping comment every 15 s, and `end` before closing.
  */
-export class SseStream {
+export class SseStream implements EventSink {
   private readonly ping: NodeJS.Timeout;
   private closed = false;
 
@@ -27,17 +26,9 @@ export class SseStream {
     res.flushHeaders();
     this.write('retry: 3000\n\n');
     this.ping = setInterval(() => this.write(': ping\n\n'), PING_MS);
-    res.on('close', () => this.close());
+    res.on('close', () => this.finish());
   }
 
-  event(event: V0Event): void {
-    this.write(`id: ${event.id}\nevent: oh_event\ndata: ${JSON.stringify(event)}\n\n`);
-  }
-
-  /**
-   * Stored events as one chunk of `oh_event` frames, their JSON sent as stored; resolves once the client has
-   * taken the chunk in (or left), so a long replay never piles up more than one chunk.
-   */
   async replay(rows: readonly StoredEventJson[]): Promise<void> {
     if (this.closed || rows.length === 0) return;
     const text = rows.map((row) => `id: ${row.id}\nevent: oh_event\ndata: ${row.json}\n\n`).join('');
@@ -53,6 +44,18 @@ export class SseStream {
     });
   }
 
+  caughtUp(lastId: number): void {
+    this.named('replay_done', { last_event_id: lastId });
+  }
+
+  live(event: V0Event): void {
+    this.write(`id: ${event.id}\nevent: oh_event\ndata: ${JSON.stringify(event)}\n\n`);
+  }
+
+  queuedBytes(): number {
+    return this.res.writableLength;
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }
@@ -61,12 +64,13 @@ export class SseStream {
     this.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
-  end(reason: string): void {
+  /** Sends `end` with the reason, then closes. */
+  close(reason: string): void {
     this.named('end', { reason });
-    this.close();
+    this.finish();
   }
 
-  close(): void {
+  private finish(): void {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.ping);
@@ -75,11 +79,6 @@ export class SseStream {
   }
 
   private write(text: string): void {
-    if (this.closed) return;
-    if (this.res.writableLength > MAX_QUEUED_BYTES) {
-      this.close();
-      return;
-    }
-    this.res.write(text);
+    if (!this.closed) this.res.write(text);
   }
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ConversationPath } from '../../../shared/api/conversations';
-import type { V0Event } from '../../../shared/api/events';
 import { DetailBody, ValidationErrorBody } from '../../../shared/api/errors';
 import { laxInt } from '../../../shared/api/fields';
 import type { ConversationService } from '../../conversations/conversation-service';
@@ -13,8 +12,6 @@ import { validate } from '../../http/validation';
 
 const PER_CONVERSATION = 16;
 const TOTAL = 64;
-/** Events per chunk of a replay: one write each, the next once the client has taken it in. */
-const REPLAY_BATCH = 200;
 
 const StreamQuery = z.object({ after: laxInt().pipe(z.number().min(-1)).default(-1) });
 const LastEventId = z.object({ 'last-event-id': laxInt().pipe(z.number().min(-1)).optional() });
@@ -54,41 +51,20 @@ export function conversationStreamRoutes(
         open.set(id, (open.get(id) ?? 0) + 1);
         total += 1;
 
-        // Listen before replaying; events appended during the replay are read from the log by the replay,
-        // whose last read and the switch to live events happen in one turn: no gap, no duplicate.
-        let replaying = true;
-        let lastSent = after;
-        const send = (event: V0Event) => {
-          if (event.id <= lastSent) return;
-          lastSent = event.id;
-          stream.event(event);
-        };
-        const stopEvents = events.subscribe(id, (event) => {
-          if (!replaying) send(event);
-        });
-        const stopStatus = conversations.onStatus(id, (payload) => stream.named('status_update', payload));
-        const stopEnd = conversations.onEnd(id, (reason) => stream.end(reason));
-        const stopRotate = sessionKey.onRotate(() => stream.end('key_rotated'));
         const stream = new SseStream(res, () => {
-          stopEvents();
+          follower.stop();
           stopStatus();
           stopEnd();
           stopRotate();
           open.set(id, (open.get(id) ?? 1) - 1);
           total -= 1;
         });
-        const replay = async () => {
-          for (;;) {
-            const rows = events.afterJson(id, lastSent, REPLAY_BATCH);
-            const last = rows.at(-1);
-            if (!last || stream.isClosed) break;
-            lastSent = last.id;
-            await stream.replay(rows);
-          }
-          stream.named('replay_done', { last_event_id: events.lastId(id) });
-          replaying = false;
-        };
-        void replay().catch(() => stream.close());
+        const follower = events.follow(id, after, stream);
+        const stopStatus = conversations.onStatus(id, (payload) =>
+          follower.send(() => stream.named('status_update', payload)),
+        );
+        const stopEnd = conversations.onEnd(id, (reason) => stream.close(reason));
+        const stopRotate = sessionKey.onRotate(() => stream.close('key_rotated'));
         return undefined;
       },
     }),

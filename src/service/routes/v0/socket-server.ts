@@ -6,13 +6,11 @@ import type { ConversationService } from '../../conversations/conversation-servi
 import type { KeyGate } from '../../http/key-gate';
 import { fromOwnPage, isAllowedOrigin, type OriginPolicy } from '../../http/security';
 import type { EventLog } from '../../events/event-log';
-import { MAX_QUEUED_BYTES } from '../../events/sse-stream';
+import type { EventSink } from '../../events/event-follower';
 import { drained, queuedBytes } from './socket-backlog';
 
 const MAX_SOCKETS_PER_CONVERSATION = 16;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
-/** Events read and sent per step of a replay. */
-const REPLAY_BATCH = 200;
 /** Environment events that live clients receive (as `agent`); the others stay in the log only. */
 const FORWARDED_ENVIRONMENT = new Set(['run', 'agent_state_changed', 'recall', 'error']);
 
@@ -47,6 +45,39 @@ function forClients(event: V0Event): V0Event | null {
   if (event.source !== 'environment') return event;
   if (!event.observation || !FORWARDED_ENVIRONMENT.has(event.observation)) return null;
   return { ...event, source: 'agent' };
+}
+
+/**
+ * A socket.io client as an event follower's sink: each event parsed and emitted as one `oh_event`. The replay
+ * skips recall actions and holds back agent state changes, sending only the last after the rest; each
+ * chunk is taken in once engine.io's transport is ready again.
+ */
+function socketSink(socket: Socket): EventSink {
+  let lastState: V0Event | undefined;
+  const emit = (event: V0Event) => {
+    const shown = forClients(event);
+    if (shown) socket.emit('oh_event', shown);
+  };
+  return {
+    get isClosed() {
+      return socket.disconnected;
+    },
+    replay: async (rows) => {
+      for (const row of rows) {
+        const event = JSON.parse(row.json) as V0Event;
+        if (event.observation === 'agent_state_changed') lastState = event;
+        else if (event.action !== 'recall') emit(event);
+      }
+      await drained(socket);
+    },
+    caughtUp: () => {
+      if (lastState) emit(lastState);
+      lastState = undefined;
+    },
+    live: emit,
+    queuedBytes: () => queuedBytes(socket),
+    close: () => socket.disconnect(true),
+  };
 }
 
 /**
@@ -133,60 +164,13 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     const id = socket.data.conversationId as string;
     counts.set(id, (counts.get(id) ?? 0) + 1);
     const latest = Number(socket.handshake.query.latest_event_id ?? -1);
-    let lastSent = Number.isInteger(latest) ? latest : -1;
-    let replaying = true;
-    /**
-     * Every emit goes through here. Live, a client that lets too much pile up unread is cut off, as over SSE;
-     * the replay instead waits for the client after each chunk.
-     */
-    const deliver = (payload: unknown) => {
-      if (socket.disconnected) return;
-      if (!replaying && queuedBytes(socket) > MAX_QUEUED_BYTES) {
-        socket.disconnect(true);
-        return;
-      }
-      socket.emit('oh_event', payload);
-    };
-    const emit = (event: V0Event) => {
-      const shown = forClients(event);
-      if (shown) deliver(shown);
-    };
-    const send = (event: V0Event) => {
-      if (event.id <= lastSent) return;
-      lastSent = event.id;
-      emit(event);
-    };
-    // Events appended during the replay are read from the log by the replay itself.
-    const stopEvents = deps.events.subscribe(id, (event) => {
-      if (!replaying) send(event);
-    });
+    const follower = deps.events.follow(id, Number.isInteger(latest) ? latest : -1, socketSink(socket));
+    const deliver = (payload: unknown) => follower.send(() => socket.emit('oh_event', payload));
     const stopStatus = deps.conversations.onStatus(id, deliver);
     const stopEnd = deps.conversations.onEnd(id, () => {
       socket.emit('oh_event', CLOSE_PAYLOAD);
       socket.disconnect(true);
     });
-
-    // Replay in chunks, each written out to the client before the next is read: recall actions skipped,
-    // only the last agent_state_changed (sent after the rest). The last read and the switch to live events
-    // happen in one turn, so no event falls between them.
-    const replay = async () => {
-      let lastState: V0Event | undefined;
-      for (;;) {
-        const rows = deps.events.afterJson(id, lastSent, REPLAY_BATCH);
-        const last = rows.at(-1);
-        if (!last || socket.disconnected) break;
-        for (const row of rows) {
-          const event = JSON.parse(row.json) as V0Event;
-          if (event.observation === 'agent_state_changed') lastState = event;
-          else if (event.action !== 'recall') emit(event);
-        }
-        lastSent = last.id;
-        await drained(socket);
-      }
-      if (lastState) emit(lastState);
-      replaying = false;
-    };
-    void replay().catch(() => socket.disconnect(true));
 
     const onAction = async (body: unknown) => {
       const parsed = UserActionRequest.safeParse(body);
@@ -203,7 +187,7 @@ export function attachSocketServer(http: HttpServer, deps: SocketServerDeps): Se
     socket.on('oh_user_action', onAction);
     socket.on('oh_action', onAction);
     socket.on('disconnect', () => {
-      stopEvents();
+      follower.stop();
       stopStatus();
       stopEnd();
       counts.set(id, (counts.get(id) ?? 1) - 1);
