@@ -1,7 +1,7 @@
 import { until } from '../support/until';
 import { openEventSocket, openSseStream } from '../support/event-clients';
 import { valuesFoundInFiles } from '../support/data-folder';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import {
@@ -20,18 +20,35 @@ if (skip) console.warn(`Skipping the conversation tests: ${skip}`);
 const SECRET = 's3cr3t-v4lue';
 
 describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scripted LLM', () => {
+  // Each test has its own scripted model, saved as the settings before it runs; a test that needs a service
+  // without settings, or changes its session key, starts a service of its own.
   let service: TestService;
   let llm: ScriptedLlm;
 
+  const scriptedLlm = () =>
+    startScriptedLlm([], { channels: [{ marker: '[dockhand:title]', step: { text: 'Scripted title' } }] });
+
+  /** A service for this test alone, closed with its containers when the test ends. */
+  async function ownService(): Promise<TestService> {
+    const own = await startSandboxService();
+    onTestFinished(() => closeSandboxService(own));
+    return own;
+  }
+
   beforeAll(async () => {
-    llm = await startScriptedLlm([], {
-      channels: [{ marker: '[dockhand:title]', step: { text: 'Scripted title' } }],
-    });
     service = await startSandboxService();
   });
 
   afterAll(async () => {
     await closeSandboxService(service);
+  });
+
+  beforeEach(async () => {
+    llm = await scriptedLlm();
+    await useScriptedModel(service, llm);
+  });
+
+  afterEach(async () => {
     await llm?.close();
   });
 
@@ -39,14 +56,15 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
   const eventsOf = (id: string) => conversationEvents(service, id);
 
   it('refuses to start without settings and persists nothing', async () => {
-    const created = await service.api('POST', '/api/conversations', { body: {} });
+    const fresh = await ownService();
+    const created = await fresh.api('POST', '/api/conversations', { body: {} });
     expect(created.status).toBe(400);
     expect(created.json).toEqual({
       status: 'error',
       message: 'Settings not found',
       msg_id: 'CONFIGURATION$SETTINGS_NOT_FOUND',
     });
-    expect((await service.api('GET', '/api/conversations')).json).toEqual({
+    expect((await fresh.api('GET', '/api/conversations')).json).toEqual({
       results: [],
       next_page_id: null,
     });
@@ -54,12 +72,23 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
 
   it('needs an LLM key for a remote model, not for a local server', async () => {
     await service.api('POST', '/api/settings', {
-      body: { llm_model: 'openai/gpt-4o', llm_base_url: 'https://api.openai.com/v1' },
+      body: { llm_model: 'openai/gpt-4o', llm_base_url: 'https://api.openai.com/v1', llm_api_key: '' },
     });
     const remote = await service.api('POST', '/api/conversations', { body: {} });
     expect(remote.status).toBe(400);
     expect(remote.json).toMatchObject({ msg_id: 'STATUS$ERROR_LLM_AUTHENTICATION' });
-    await useScriptedModel(service, llm);
+    await service.api('POST', '/api/settings', {
+      body: { llm_model: 'openai/gpt-4o', llm_base_url: llm.baseUrl, llm_api_key: '' },
+    });
+    const local = await service.api('POST', '/api/conversations', { body: {} });
+    expect(local.status).toBe(200);
+    const id = (local.json as { conversation_id: string }).conversation_id;
+    await until(
+      () => info(id),
+      (c) => c.agent_state === 'awaiting_user_input',
+      'the conversation to start',
+    );
+    expect((await service.api('DELETE', `/api/conversations/${id}`)).json).toBe(true);
   });
 
   it('validates the request body exactly', async () => {
@@ -399,19 +428,21 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
   });
 
   it('ends live streams when the session key is rotated, and refuses the old key', async () => {
-    await service.api('POST', '/api/conversations', { body: { conversation_id: 'rotation' } });
-    const { frames, ended } = await openSseStream(service, 'rotation', { keyIn: 'header' });
+    const own = await ownService();
+    await useScriptedModel(own, llm);
+    await own.api('POST', '/api/conversations', { body: { conversation_id: 'rotation' } });
+    const { frames, ended } = await openSseStream(own, 'rotation', { keyIn: 'header' });
     await until(
       async () => frames.join(''),
       (text) => text.includes('replay_done'),
       'the replay',
     );
-    const rotated = await service.api('POST', '/api/session-api-key/rotate');
+    const rotated = await own.api('POST', '/api/session-api-key/rotate');
     const next = (rotated.json as { session_api_key: string }).session_api_key;
     await ended;
     expect(frames.join('')).toContain('event: end\ndata: {"reason":"key_rotated"}');
-    expect((await service.api('GET', '/api/conversations/rotation')).status).toBe(401);
-    expect((await service.api('GET', '/api/conversations/rotation', { key: next })).status).toBe(200);
-    await service.api('DELETE', '/api/conversations/rotation', { key: next });
+    expect((await own.api('GET', '/api/conversations/rotation')).status).toBe(401);
+    expect((await own.api('GET', '/api/conversations/rotation', { key: next })).status).toBe(200);
+    await own.api('DELETE', '/api/conversations/rotation', { key: next });
   });
 });
