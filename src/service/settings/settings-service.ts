@@ -7,6 +7,7 @@ import {
   withMcpSecrets,
 } from '../mcp/mcp-secrets';
 import type { Settings, SettingsUpdate } from '../../shared/api/settings';
+import { ModelProbes } from '../agent/llm/model-probes';
 import { DEFAULT_MAX_ITERATIONS } from '../agent/step-budget';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Db, Statement } from '../storage/database';
@@ -54,6 +55,8 @@ export class SettingsService {
   private readonly selectSettings: Statement;
   /** The parsed row, read once and dropped on every write (this service is its only writer). */
   private cached: StoredSettings | null | undefined;
+  /** What was probed about each model: its server's facts and its tool mode. */
+  readonly modelProbes = new ModelProbes();
 
   constructor(
     private readonly db: Db,
