@@ -92,8 +92,10 @@ function contentChars(content: unknown): number {
 function promptTokens(body: Json): number {
   const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
   const chars =
-    messages.reduce((sum, m) => sum + contentChars(m.content) + (m.tool_calls ? JSON.stringify(m.tool_calls).length : 0), 0) +
-    (body.tools ? JSON.stringify(body.tools).length : 0);
+    messages.reduce(
+      (sum, m) => sum + contentChars(m.content) + (m.tool_calls ? JSON.stringify(m.tool_calls).length : 0),
+      0,
+    ) + (body.tools ? JSON.stringify(body.tools).length : 0);
   return Math.ceil(chars / 4);
 }
 
@@ -106,7 +108,11 @@ function systemText(body: Json): string {
 }
 
 /** What the fake model says to a request it fully read. */
-function answer(body: Json, model: FakeModel, turns: ScriptedReply[]): { reply: ScriptedReply; turn: boolean } {
+function answer(
+  body: Json,
+  model: FakeModel,
+  turns: ScriptedReply[],
+): { reply: ScriptedReply; turn: boolean } {
   const system = systemText(body);
   const nativeTools = Array.isArray(body.tools) && body.tools.length > 0;
   const textTools = system.includes(TEXT_FORMAT_MARKER);
@@ -246,7 +252,9 @@ export async function startLocalModelServer(options: LocalServerOptions): Promis
           created: 1_700_000_000,
           owned_by: kind === 'vllm' ? 'vllm' : kind === 'llama_cpp' ? 'llamacpp' : 'organization_owner',
           ...(kind === 'vllm' ? { root: m.name, parent: null, max_model_len: serverContext } : {}),
-          ...(kind === 'llama_cpp' ? { meta: { vocab_type: 2, n_ctx_train: m.trainedContext, n_params: 7e9 } } : {}),
+          ...(kind === 'llama_cpp'
+            ? { meta: { vocab_type: 2, n_ctx_train: m.trainedContext, n_params: 7e9 } }
+            : {}),
         })),
       });
     }
@@ -265,7 +273,12 @@ export async function startLocalModelServer(options: LocalServerOptions): Promis
     if (kind === 'ollama') {
       if (method === 'GET' && path === '/api/tags')
         return json(200, {
-          models: models.map((m) => ({ name: `${m.name}:latest`, model: `${m.name}:latest`, size: 4e9, details: { format: 'gguf' } })),
+          models: models.map((m) => ({
+            name: `${m.name}:latest`,
+            model: `${m.name}:latest`,
+            size: 4e9,
+            details: { format: 'gguf' },
+          })),
         });
       if (method === 'POST' && path === '/api/show') {
         const model = find(body?.model);
@@ -277,7 +290,11 @@ export async function startLocalModelServer(options: LocalServerOptions): Promis
             'general.parameter_count': 7_615_616_512,
             'qwen2.context_length': model.trainedContext,
           },
-          capabilities: ['completion', ...(model.tools === 'native' ? ['tools'] : []), ...(model.vision ? ['vision'] : [])],
+          capabilities: [
+            'completion',
+            ...(model.tools === 'native' ? ['tools'] : []),
+            ...(model.vision ? ['vision'] : []),
+          ],
         });
       }
       if (method === 'GET' && path === '/api/ps')
@@ -324,10 +341,17 @@ export async function startLocalModelServer(options: LocalServerOptions): Promis
         const model = find(body?.model);
         if (!model) return json(404, { error: { message: `model ${String(body?.model)} not found` } });
         const asked = (body?.config as { context_length?: unknown } | undefined)?.context_length;
-        const context = Math.min(typeof asked === 'number' ? asked : LM_STUDIO_DEFAULT_CONTEXT, model.trainedContext);
+        const context = Math.min(
+          typeof asked === 'number' ? asked : LM_STUDIO_DEFAULT_CONTEXT,
+          model.trainedContext,
+        );
         loaded.set(model.name, context);
         loads.push({ model: model.name, contextLength: context });
-        return json(200, { model_instance_id: model.name, config: { context_length: context }, load_time_seconds: 0.1 });
+        return json(200, {
+          model_instance_id: model.name,
+          config: { context_length: context },
+          load_time_seconds: 0.1,
+        });
       }
     }
     if (kind === 'llama_cpp' && method === 'GET' && path === '/props') {

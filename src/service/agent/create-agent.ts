@@ -11,7 +11,8 @@ import { confirmationSettings } from './confirmation-policy';
 import { contextWarningEvent } from './llm/context-warning-event';
 import type { LlmClientConfig } from './llm/llm-types';
 import { LOCAL_MODEL_STATUS, localModelClient } from './llm/local-model-client';
-import { resolveModelRoute } from './llm/model-routing';
+import { resolveModelRoute, type ModelRoute } from './llm/model-routing';
+import { fixedTokens } from './llm/context-plan';
 import { contextWindowOf } from './llm/model-table';
 import systemPrompt from './prompts/system-prompt.md?raw';
 import { DEFAULT_MAX_ITERATIONS } from './step-budget';
@@ -56,6 +57,11 @@ export interface Agent {
   loop: AgentLoop;
   /** A title from the first message (one model call; a cut message when it fails). */
   title(message: string): Promise<string | null>;
+}
+
+/** The fixed part of an agent turn for a model, in tokens: the system prompt and the built-in tools' schemas. */
+export function agentFixedTokens(route: ModelRoute): number {
+  return fixedTokens(route, { system: systemPrompt, tools: new ToolRegistry().definitions() });
 }
 
 /**

@@ -20,7 +20,8 @@ export async function loadLmStudioModel(
     signal: AbortSignal.timeout(LOAD_TIMEOUT_MS),
   });
   const text = await response.text();
-  if (!response.ok) throw new Error(`LM Studio could not load ${route.modelId} (${response.status}): ${text}`);
+  if (!response.ok)
+    throw new Error(`LM Studio could not load ${route.modelId} (${response.status}): ${text}`);
   const loaded = (JSON.parse(text) as { config?: { context_length?: unknown } }).config?.context_length;
   return typeof loaded === 'number' && loaded > 0 ? loaded : contextLength;
 }

@@ -29,7 +29,8 @@ export interface TruncationNotice {
 export interface LocalModelSetup {
   facts: ServerFacts;
   plan: ContextPlan;
-  toolMode: ToolMode;
+  /** Null when the server is not one Dockhand knows: tools go as for any provider. */
+  toolMode: ToolMode | null;
 }
 
 /** Without a known window, a prompt counted below this share of the estimate was cut (tokenizers differ less). */
@@ -90,16 +91,25 @@ export function localModelClient(
 
   async function prepare(request: LlmRequest): Promise<LocalModelSetup> {
     const facts = await probes.serverFacts(route);
-    const plan = await sizeContext(facts, planContext(facts, fixedTokens(route, request)));
-    hooks.notice(plan.enough ? 'info' : 'warning', plan.summary);
+    const plan = planContext(facts, fixedTokens(route, request));
+    if (facts.server === null) {
+      // Not a model server Dockhand knows (or none answered): the client runs as for any provider.
+      sized = plain;
+      done = { facts, plan, toolMode: null };
+      return done;
+    }
+    const sizedPlan = await sizeContext(facts, plan);
+    hooks.notice(sizedPlan.enough ? 'info' : 'warning', sizedPlan.summary);
     sized =
-      facts.server === 'ollama' && plan.request !== null ? factory({ ...config, contextLength: plan.request }) : plain;
+      facts.server === 'ollama' && sizedPlan.request !== null
+        ? factory({ ...config, contextLength: sizedPlan.request })
+        : plain;
     let toolMode = probes.toolMode(route);
     if (toolMode === null) {
       toolMode = await probeToolCalls(sized, request.signal);
       probes.setToolMode(route, toolMode);
     }
-    done = { facts, plan, toolMode };
+    done = { facts, plan: sizedPlan, toolMode };
     return done;
   }
 
@@ -129,8 +139,12 @@ export function localModelClient(
     const setup = done as LocalModelSetup;
     if (request.tools?.length && setup.toolMode === 'none') throw noToolUseError(route.model);
     const toolFormat = request.toolFormat ?? (setup.toolMode === 'text' ? 'text' : undefined);
-    const response = await (sized as LlmClient).complete({ ...request, ...(toolFormat ? { toolFormat } : {}) });
-    return checked(response, setup.plan.window);
+    const response = await (sized as LlmClient).complete({
+      ...request,
+      ...(toolFormat ? { toolFormat } : {}),
+    });
+    // Only a known server's count is compared: another may count differently (or be a test's script).
+    return setup.facts.server === null ? response : checked(response, setup.plan.window);
   }
 
   return { route, complete, setup: () => done };

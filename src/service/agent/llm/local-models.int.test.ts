@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../../shared/api/events';
+import type { SettingsUpdate } from '../../../shared/api/settings';
 import { EventLog } from '../../events/event-log';
 import { SecretMasker } from '../../events/secret-masker';
 import { LocalSandboxFiles } from '../../sandbox/files/local-files';
@@ -29,11 +30,15 @@ import {
 const TIMING = { maxRetries: 0, idleTimeoutMs: 5_000 };
 const LIMITS = { idleSeconds: 0, setupTimeoutSeconds: 600, mcpCallTimeoutSeconds: null };
 const CODER: FakeModel = { name: 'qwen-coder', trainedContext: 131_072, tools: 'native' };
-const ECHO = { toolCalls: [{ name: 'execute_bash', args: { command: 'echo reached-the-tool', security_risk: 'LOW' } }] };
+const ECHO = {
+  toolCalls: [{ name: 'execute_bash', args: { command: 'echo reached-the-tool', security_risk: 'LOW' } }],
+};
 
 /** The model string and base URL a user would configure for each server. */
 function modelFor(server: FakeLocalServer, name: string): { model: string; baseUrl: string } {
-  const prefix = { ollama: 'ollama', lm_studio: 'lm_studio', llama_cpp: 'openai', vllm: 'openai' }[server.kind];
+  const prefix = { ollama: 'ollama', lm_studio: 'lm_studio', llama_cpp: 'openai', vllm: 'openai' }[
+    server.kind
+  ];
   return { model: `${prefix}/${name}`, baseUrl: server.kind === 'ollama' ? server.origin : server.baseUrl };
 }
 
@@ -57,14 +62,22 @@ describe('local model servers', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  async function serve(kind: LocalServerKind, options: Partial<Parameters<typeof startLocalModelServer>[0]> = {}) {
+  async function serve(
+    kind: LocalServerKind,
+    options: Partial<Parameters<typeof startLocalModelServer>[0]> = {},
+  ) {
     const server = await startLocalModelServer({ kind, models: [CODER], ...options });
     servers.push(server);
     return server;
   }
 
   /** A conversation's agent on the server, as the service builds it; runs one message to the end. */
-  async function converse(server: FakeLocalServer, name = CODER.name, probes = new ModelProbes()) {
+  async function converse(
+    server: FakeLocalServer,
+    name = CODER.name,
+    probes = new ModelProbes(),
+    settings: SettingsUpdate = {},
+  ) {
     const id = `c${++conversations}`;
     const { model, baseUrl } = modelFor(server, name);
     const statuses: string[] = [];
@@ -82,7 +95,7 @@ describe('local model servers', () => {
       {
         conversationId: id,
         events,
-        settings: { llm_base_url: baseUrl },
+        settings: { llm_base_url: baseUrl, ...settings },
         model,
         apiKey: null,
         signal: new AbortController().signal,
@@ -125,18 +138,23 @@ describe('local model servers', () => {
         system: 's',
         messages: [{ role: 'user', content: 'hi' }],
       });
-      expect(await probeModelServer(route)).toMatchObject({ loadedContext: OLLAMA_DEFAULT_CONTEXT, vramBytes: 6e9 });
+      expect(await probeModelServer(route)).toMatchObject({
+        loadedContext: OLLAMA_DEFAULT_CONTEXT,
+        vramBytes: 6e9,
+      });
     });
 
     it('reads LM Studio’s /api/v1/models', async () => {
       const server = await serve('lm_studio', { models: [{ ...CODER, tools: 'text', loadedContext: 4096 }] });
-      expect(await probeModelServer(resolveModelRoute('lm_studio/qwen-coder', server.baseUrl))).toMatchObject({
-        server: 'lm_studio',
-        trainedContext: 131_072,
-        loadedContext: 4096,
-        tools: false,
-        resizable: true,
-      });
+      expect(await probeModelServer(resolveModelRoute('lm_studio/qwen-coder', server.baseUrl))).toMatchObject(
+        {
+          server: 'lm_studio',
+          trainedContext: 131_072,
+          loadedContext: 4096,
+          tools: false,
+          resizable: true,
+        },
+      );
     });
 
     it('reads llama.cpp’s /props and vLLM’s max_model_len', async () => {
@@ -172,9 +190,9 @@ describe('local model servers', () => {
       const numCtx = (turns[0]?.body?.options as { num_ctx: number }).num_ctx;
       expect(numCtx).toBeGreaterThan(WORKING_BUDGET_TOKENS);
       expect(turns.every((t) => !t.truncated)).toBe(true);
-      expect(statuses.some((s) => s.includes(`Ollama is asked for ${numCtx.toLocaleString('en-US')} tokens`))).toBe(
-        true,
-      );
+      expect(
+        statuses.some((s) => s.includes(`Ollama is asked for ${numCtx.toLocaleString('en-US')} tokens`)),
+      ).toBe(true);
     });
 
     it('on LM Studio, loading the model again with a larger context after saying so', async () => {
@@ -183,9 +201,11 @@ describe('local model servers', () => {
       expect(ranCommand(log)).toBe(true);
       expect(server.loads).toHaveLength(1);
       expect(server.loads[0]?.contextLength).toBeGreaterThan(WORKING_BUDGET_TOKENS);
-      expect(statuses.some((s) => s.includes('Loading qwen-coder in LM Studio') && s.includes('loaded with 4,096'))).toBe(
-        true,
-      );
+      expect(
+        statuses.some(
+          (s) => s.includes('Loading qwen-coder in LM Studio') && s.includes('loaded with 4,096'),
+        ),
+      ).toBe(true);
     });
 
     it('on llama.cpp’s server and on vLLM, in the context they were started with', async () => {
@@ -222,7 +242,9 @@ describe('local model servers', () => {
       const server = await serve('llama_cpp', { serverContext: 8192, turns: [{ text: 'hello' }] });
       const { log } = await converse(server);
       const [warning] = warnings(log);
-      expect(warning?.message).toMatch(/runs the model with 8,192 tokens of context, less than the [\d,]+ tokens a turn needs/);
+      expect(warning?.message).toMatch(
+        /runs the model with 8,192 tokens of context, less than the [\d,]+ tokens a turn needs/,
+      );
       expect(warning?.message).toContain('--ctx-size');
     });
 
@@ -238,13 +260,39 @@ describe('local model servers', () => {
         { notice: () => undefined, truncated: (n) => void cut.push(n.message) },
       );
       const long = 'x'.repeat(4 * 20_000);
-      const tools = [{ name: 'execute_bash', description: 'Runs a command.', parameters: { type: 'object' as const } }];
+      const tools = [
+        { name: 'execute_bash', description: 'Runs a command.', parameters: { type: 'object' as const } },
+      ];
       const error = await client
         .complete({ system: 'You are an agent.', messages: [{ role: 'user', content: long }], tools })
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ kind: 'context_overflow' });
-      expect(cut[0]).toMatch(/cut the start of the conversation: it read [\d,]+ of about [\d,]+ prompt tokens \(context 12,288\)/);
+      expect(cut[0]).toMatch(
+        /cut the start of the conversation: it read [\d,]+ of about [\d,]+ prompt tokens \(context 12,288\)/,
+      );
       expect(server.turns.at(-1)).toMatchObject({ truncated: true, context: 12_288 });
+    });
+
+    it('in a conversation: the warning event, then a condensation before the next call', async () => {
+      const big = { command: "head -c 40000 /dev/zero | tr '\\0' x", security_risk: 'LOW' };
+      const output = { toolCalls: [{ name: 'execute_bash', args: big }] };
+      const server = await serve('ollama', {
+        models: [{ ...CODER, trainedContext: 12_288 }],
+        turns: [output, output, { text: 'done' }],
+      });
+      // Without the summarizer only a request condenses: the cut prompt must be what asks for it.
+      const { log } = await converse(server, CODER.name, new ModelProbes(), {
+        enable_default_condenser: false,
+      });
+      const warning = log.findIndex(
+        (e) => e.observation === CONTEXT_WARNING_OBSERVATION && e.extras?.reason === 'truncated',
+      );
+      expect(warning).toBeGreaterThan(-1);
+      expect(log[warning]?.extras).toMatchObject({ context_window: 12_288, hidden: true });
+      const condensation = log.findIndex((e) => e.action === 'condensation');
+      expect(condensation).toBeGreaterThan(warning);
+      const cut = server.turns.findIndex((t) => t.truncated);
+      expect(server.turns.slice(cut + 1).every((t) => !t.truncated)).toBe(true);
     });
   });
 });

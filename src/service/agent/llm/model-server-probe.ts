@@ -84,7 +84,8 @@ function sameOllamaModel(a: string, b: string): boolean {
 function ollamaContextLength(modelInfo: unknown): number | null {
   if (!isObject(modelInfo)) return null;
   const architecture = modelInfo['general.architecture'];
-  const named = typeof architecture === 'string' ? positive(modelInfo[`${architecture}.context_length`]) : null;
+  const named =
+    typeof architecture === 'string' ? positive(modelInfo[`${architecture}.context_length`]) : null;
   if (named) return named;
   const key = Object.keys(modelInfo).find((k) => k.endsWith('.context_length'));
   return key ? positive(modelInfo[key]) : null;
@@ -131,7 +132,8 @@ async function probeLmStudio(
   return {
     server: 'lm_studio',
     trainedContext: positive(model.max_context_length),
-    loadedContext: isObject(instance) && isObject(instance.config) ? positive(instance.config.context_length) : null,
+    loadedContext:
+      isObject(instance) && isObject(instance.config) ? positive(instance.config.context_length) : null,
     resizable: true,
     tools: typeof capabilities?.trained_for_tool_use === 'boolean' ? capabilities.trained_for_tool_use : null,
     vision: typeof capabilities?.vision === 'boolean' ? capabilities.vision : null,
@@ -150,7 +152,8 @@ async function probeOpenAiServer(
     requestJson(fetchFn, `${route.baseUrl}/models`),
   ]);
   const entries = Array.isArray(list?.data) ? list.data.filter(isObject) : [];
-  const entry = entries.find((e) => e.id === route.modelId) ?? (entries.length === 1 ? entries[0] : undefined);
+  const entry =
+    entries.find((e) => e.id === route.modelId) ?? (entries.length === 1 ? entries[0] : undefined);
   const settings = isObject(props?.default_generation_settings) ? props.default_generation_settings : null;
   if (props && settings) {
     const meta = isObject(entry?.meta) ? entry.meta : null;

@@ -109,7 +109,10 @@ export function ollamaRequestBody(
 
 interface OllamaChunk {
   model?: string;
-  message?: { content?: string; tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] };
+  message?: {
+    content?: string;
+    tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[];
+  };
   done?: boolean;
   done_reason?: string;
   prompt_eval_count?: number;
