@@ -44,6 +44,8 @@ export interface LocalServerOptions {
   turns?: ScriptedReply[];
   /** llama.cpp's `n_ctx` or vLLM's `max_model_len` (the context the server was started with). */
   serverContext?: number;
+  /** The port on 127.0.0.1 (a free one by default). */
+  port?: number;
 }
 
 export interface RecordedRequest {
@@ -378,7 +380,10 @@ export async function startLocalModelServer(options: LocalServerOptions): Promis
       res.end(`Fake ${kind} failed: ${String(error)}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     kind,
