@@ -75,6 +75,12 @@ export class SettingsService {
     return this.cached;
   }
 
+  /** Providers whose token waits to be verified; shown, they are checked again in the background. */
+  private unverifiedTokens() {
+    void this.providerTokens.recheckUnverified().catch(() => undefined);
+    return this.providerTokens.unverified();
+  }
+
   /** The saved model, base URL and LLM key: the key belongs to that endpoint and is sent nowhere else. */
   async savedLlm(): Promise<SavedLlm> {
     const s = this.stored();
@@ -118,6 +124,7 @@ export class SettingsService {
       git_user_name: gitIdentity(s).name,
       git_user_email: gitIdentity(s).email,
       provider_tokens_set: this.providerTokens.hostsByProvider(),
+      provider_tokens_unverified: this.unverifiedTokens(),
       search_api_key_set: await has('search_api_key'),
       sandbox_api_key_set: await has('sandbox_api_key'),
       condenser_max_size: s.condenser_max_size ?? null,
