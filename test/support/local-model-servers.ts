@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { openAiFormat } from './scripted-llm/openai-format';
 import type { ScriptedReply, ScriptedToolCall } from './scripted-llm/steps';
 import { argumentText, textPieces, type WireResponse } from './scripted-llm/wire';
@@ -51,6 +52,8 @@ export interface LocalServerOptions {
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** `performance.now()` when the request arrived. */
+  at: number;
   body: Record<string, unknown> | undefined;
   /** Prompt tokens of a chat request (characters / 4), and the context it ran in. */
   promptTokens?: number;
@@ -370,10 +373,11 @@ export async function startLocalModelServer(options: LocalServerOptions): Promis
 
   const server = createServer((req, res) => {
     void (async () => {
+      const at = performance.now();
       const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
       const method = req.method ?? 'GET';
       const body = await readJson(req);
-      requests.push({ method, path, body });
+      requests.push({ method, path, at, body });
       send(res, route(method, path, body));
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
