@@ -83,9 +83,11 @@ function localModelFor(
   const warn = (reason: 'truncated' | 'too_small', message: string, numbers: Record<string, number>) =>
     options.events.append(options.conversationId, contextWarningEvent(reason, message, numbers), ctx.masker);
   return localModelClient(config, ctx.llmFactory, ctx.settings.modelProbes, {
-    notice: (kind, message) => {
+    notice: (kind, message, plan) => {
       options.onStatus({ type: kind === 'info' ? 'info' : 'error', id: LOCAL_MODEL_STATUS, message });
-      if (kind === 'warning') warn('too_small', message, {});
+      if (kind === 'warning') {
+        warn('too_small', message, plan ? { needed_tokens: plan.needed, context_window: plan.window } : {});
+      }
     },
     truncated: (notice) =>
       warn('truncated', notice.message, {

@@ -12,8 +12,11 @@ export const LOCAL_MODEL_STATUS = 'STATUS$LOCAL_MODEL';
 
 /** What a local model's client reports to its conversation. */
 export interface LocalModelHooks {
-  /** What was decided before the first agent call, or a problem with it (`warning`: it cannot give enough). */
-  notice(kind: 'info' | 'warning', message: string): void;
+  /**
+   * What was decided before the first agent call, or a problem with it (`warning`: it cannot give enough, or
+   * LM Studio could not load the model); `plan` when the message is the context decided.
+   */
+  notice(kind: 'info' | 'warning', message: string, plan?: ContextPlan): void;
   /** The server counted fewer prompt tokens than were sent: it cut the start of the conversation. */
   truncated(notice: TruncationNotice): void;
 }
@@ -99,7 +102,7 @@ export function localModelClient(
       return done;
     }
     const sizedPlan = await sizeContext(facts, plan);
-    hooks.notice(sizedPlan.enough ? 'info' : 'warning', sizedPlan.summary);
+    hooks.notice(sizedPlan.enough ? 'info' : 'warning', sizedPlan.summary, sizedPlan);
     sized =
       facts.server === 'ollama' && sizedPlan.request !== null
         ? factory({ ...config, contextLength: sizedPlan.request })

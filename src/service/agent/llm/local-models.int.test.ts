@@ -190,6 +190,19 @@ describe('local model servers', () => {
       const numCtx = (turns[0]?.body?.options as { num_ctx: number }).num_ctx;
       expect(numCtx).toBeGreaterThan(WORKING_BUDGET_TOKENS);
       expect(turns.every((t) => !t.truncated)).toBe(true);
+      // The second turn carries the call and its result in Ollama's chat format.
+      const messages = turns[1]?.body?.messages as {
+        role: string;
+        content: string;
+        tool_calls?: unknown;
+        tool_name?: string;
+      }[];
+      expect(messages.find((m) => m.role === 'assistant' && m.tool_calls)?.tool_calls).toEqual([
+        { function: { name: 'execute_bash', arguments: ECHO.toolCalls[0]?.args } },
+      ]);
+      const result = messages.find((m) => m.role === 'tool');
+      expect(result).toMatchObject({ tool_name: 'execute_bash' });
+      expect(result?.content).toContain('reached-the-tool');
       expect(
         statuses.some((s) => s.includes(`Ollama is asked for ${numCtx.toLocaleString('en-US')} tokens`)),
       ).toBe(true);
@@ -246,6 +259,8 @@ describe('local model servers', () => {
         /runs the model with 8,192 tokens of context, less than the [\d,]+ tokens a turn needs/,
       );
       expect(warning?.message).toContain('--ctx-size');
+      expect(warning?.extras).toMatchObject({ reason: 'too_small', context_window: 8192, hidden: true });
+      expect(warning?.extras?.needed_tokens).toBeGreaterThan(8192);
     });
 
     it('catches a prompt the server cut silently: a warning event, then the condenser before the next call', async () => {
