@@ -196,7 +196,9 @@ export async function probeModelServer(
   if (route.providerName === 'ollama' || route.providerName === 'ollama_chat')
     facts = await probeOllama(route, fetchFn);
   else if (route.providerName === 'lm_studio') facts = await probeLmStudio(route, fetchFn);
-  else if (route.local) facts = await probeOpenAiServer(route, fetchFn);
+  // Another prefix on this machine: llama.cpp, vLLM, or LM Studio addressed as an OpenAI-compatible server.
+  else if (route.local)
+    facts = (await probeOpenAiServer(route, fetchFn)) ?? (await probeLmStudio(route, fetchFn));
   if (!facts) return table;
   return {
     ...facts,
