@@ -125,11 +125,17 @@ export function localModelClient(
       `The model server cut the start of the conversation: it read ${plural(counted)} of about ` +
       `${plural(sent)} prompt tokens (context ${plural(window)}). Older events are being condensed before the next call.`;
     hooks.truncated({ sentTokens: sent, countedTokens: counted, window, message });
+    probes.forgetFacts(route); // the next conversation reads the server again
     throw new LlmError('context_overflow', message, { statusId: null });
   }
 
   async function complete(request: LlmRequest): Promise<LlmResponse> {
-    if (!request.tools?.length && !done) return plain.complete(request);
+    if (!request.tools?.length && !done) {
+      // A call made while the first step sets up (the title) waits for it: a server that loads the model
+      // with each context asked for would otherwise load it twice.
+      if (ready) await ready.catch(() => undefined);
+      if (!done) return plain.complete(request);
+    }
     if (request.tools?.length && !done) {
       ready ??= prepare(request);
       try {

@@ -268,10 +268,11 @@ describe('local model servers', () => {
       const server = await serve('ollama', { models: [{ ...CODER, trainedContext: 12_288 }] });
       const route = resolveModelRoute('ollama/qwen-coder', server.origin);
       const cut: string[] = [];
+      const probes = new ModelProbes();
       const client = localModelClient(
         { model: route.model, baseUrl: server.origin, timing: TIMING },
         createLlmClient,
-        new ModelProbes(),
+        probes,
         { notice: () => undefined, truncated: (n) => void cut.push(n.message) },
       );
       const long = 'x'.repeat(4 * 20_000);
@@ -286,6 +287,11 @@ describe('local model servers', () => {
         /cut the start of the conversation: it read [\d,]+ of about [\d,]+ prompt tokens \(context 12,288\)/,
       );
       expect(server.turns.at(-1)).toMatchObject({ truncated: true, context: 12_288 });
+      // What the server runs may have changed since it was probed: the next conversation reads it again.
+      const shows = () => server.requests.filter((r) => r.path === '/api/show').length;
+      const before = shows();
+      await probes.serverFacts(route);
+      expect(shows()).toBe(before + 1);
     });
 
     it('in a conversation: the warning event, then a condensation before the next call', async () => {

@@ -32,6 +32,11 @@ export class ModelProbes {
     this.facts.set(this.key(route), Promise.resolve(facts));
   }
 
+  /** Drops the facts (the server cut a prompt: what it runs may have changed since it was probed). */
+  forgetFacts(route: ModelRoute): void {
+    this.facts.delete(this.key(route));
+  }
+
   toolMode(route: ModelRoute): ToolMode | null {
     return this.toolModes.get(this.key(route)) ?? null;
   }
