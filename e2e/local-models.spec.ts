@@ -1,4 +1,6 @@
 import { startLocalModelServer, type FakeLocalServer } from '../test/support/local-model-servers';
+import { startService, type DockhandService } from './support/dockhand-service';
+import { deleteConversations, SANDBOX_ENV, sandboxSkipReason } from './support/sandbox-docker';
 import { screenshot } from './support/screenshots';
 import { expect, test } from './support/test';
 
@@ -84,4 +86,60 @@ test('Home offers the models of the Ollama server on this computer; one click co
   } finally {
     await local.close();
   }
+});
+
+test.describe('a conversation on a local model', () => {
+  let skipReason: string | null = null;
+  let conversationService: DockhandService | undefined;
+  let small: FakeLocalServer | undefined;
+
+  test.beforeAll(async () => {
+    skipReason = await sandboxSkipReason();
+    if (skipReason) {
+      console.warn(`Skipping the local-model conversation: ${skipReason}`);
+      return;
+    }
+    // A model trained for little more than an agent turn needs: two long command outputs overflow it. Once
+    // the script is played, the fake model answers "done".
+    const big = { command: "head -c 40000 /dev/zero | tr '\\0' x", security_risk: 'LOW' };
+    small = await startLocalModelServer({
+      kind: 'ollama',
+      models: [{ name: 'qwen-coder', trainedContext: 12_288, tools: 'native' }],
+      turns: [
+        { toolCalls: [{ name: 'execute_bash', args: big }] },
+        { toolCalls: [{ name: 'execute_bash', args: big }] },
+      ],
+    });
+    conversationService = await startService({ secrets: 'file', env: SANDBOX_ENV });
+  });
+  test.afterAll(async () => {
+    if (conversationService) {
+      await deleteConversations(conversationService);
+      await conversationService.stop();
+    }
+    await small?.close();
+  });
+
+  test('shows the warning when the server cut the start of the conversation', async ({ page }) => {
+    test.skip(skipReason !== null, skipReason ?? '');
+    test.setTimeout(180_000);
+    const svc = conversationService as DockhandService;
+    const saved = await svc.api('POST', '/api/settings', {
+      llm_model: 'ollama/qwen-coder',
+      llm_base_url: (small as FakeLocalServer).origin,
+      enable_default_condenser: false,
+    });
+    expect(saved.status).toBe(200);
+    await page.goto(svc.link);
+    await expect(page.getByRole('note').filter({ hasText: 'The context is too small' })).toBeVisible();
+    await page.getByLabel('What should the agent do?').fill('Print a lot of x.');
+    await page.getByLabel('What should the agent do?').press('Control+Enter');
+    await expect(page).toHaveURL(/#\/conversations\/[0-9a-f]{32}$/);
+    await expect(page.getByText(/The model server cut the start of the conversation/)).toBeVisible({
+      timeout: 90_000,
+    });
+    // Condensed, the conversation goes on to the model's answer.
+    await expect(page.getByText('done', { exact: true })).toBeVisible({ timeout: 60_000 });
+    await screenshot(page, 'conversation-context-cut-warning');
+  });
 });
