@@ -9,7 +9,7 @@ const GITHUB_TOKEN = 'ghp_valid_token_for_tests_0001';
 const GITLAB_TOKEN = 'glpat-valid-token-for-tests';
 const BITBUCKET_TOKEN = 'dock-user:bb-app-password';
 
-const STORED = { status: 200, body: { message: 'Git providers stored' } };
+const STORED = { status: 200, body: { message: 'Git providers stored', unverified_providers: [] } };
 
 function outcome(response: TestResponse) {
   return { status: response.status, body: response.json };
@@ -57,7 +57,7 @@ describe('git-provider tokens (/api/add-git-providers, /api/unset-provider-token
     expect(await providerTokensSet()).toEqual({ github: null });
     expect(await storedToken('github')).toBe(GITHUB_TOKEN);
     expect(svc.service.context.providerTokens.list()).toEqual([
-      { provider: 'github', host: null, user_id: '4242' },
+      { provider: 'github', host: null, user_id: '4242', verified: 1 },
     ]);
     svc.service.context.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     expect(valuesFoundInFiles(svc.dataDir, [GITHUB_TOKEN])).toEqual([]);
@@ -71,7 +71,7 @@ describe('git-provider tokens (/api/add-git-providers, /api/unset-provider-token
     expect(await add({ provider_tokens: fromOpenHandsUi })).toEqual(STORED);
     expect(await providerTokensSet()).toEqual({ github: null });
     expect(svc.service.context.providerTokens.list()).toEqual([
-      { provider: 'github', host: null, user_id: '4242' },
+      { provider: 'github', host: null, user_id: '4242', verified: 1 },
     ]);
 
     expect(await add({ provider_tokens: { gitlab: { token: GITLAB_TOKEN, host: null } } })).toEqual(STORED);
@@ -119,12 +119,48 @@ describe('git-provider tokens (/api/add-git-providers, /api/unset-provider-token
     expect(await storedToken('gitlab')).toBeNull();
   });
 
-  it('answers 502 when the provider cannot be reached', async () => {
+  it('stores a token unverified when its provider cannot be reached, and verifies it when it can', async () => {
     const host = `127.0.0.1:${await freePort()}`;
     const response = await add({ provider_tokens: { github: { token: GITHUB_TOKEN, host } } });
-    expect(response.status).toBe(502);
-    expect(response.body).toEqual({ detail: `Could not reach ${host}: ECONNREFUSED` });
+    expect(response).toEqual({
+      status: 200,
+      body: {
+        message: 'Git providers stored; not verified yet (could not be reached): github',
+        unverified_providers: ['github'],
+      },
+    });
+    expect(await providerTokensSet()).toEqual({ github: host });
+    expect(await storedToken('github')).toBe(GITHUB_TOKEN);
+    const settings = (await svc.api('GET', '/api/settings')).json as { provider_tokens_unverified: string[] };
+    expect(settings.provider_tokens_unverified).toEqual(['github']);
+
+    // Still unreachable: it stays unverified. Then the provider answers at that host: the check passes.
+    await svc.service.context.providerTokens.recheckUnverified(Date.now() + 120_000);
+    expect(svc.service.context.providerTokens.unverified()).toEqual(['github']);
+    const [, port] = host.split(':');
+    const online = await startFakeGitProviders({ github: GITHUB_TOKEN }, [], Number(port));
+    try {
+      await svc.service.context.providerTokens.recheckUnverified(Date.now() + 240_000);
+      expect(svc.service.context.providerTokens.list()).toEqual([
+        { provider: 'github', host, user_id: '4242', verified: 1 },
+      ]);
+    } finally {
+      await online.close();
+    }
+  });
+
+  it('removes a token saved unverified that the provider rejects once it is reachable', async () => {
+    const host = `127.0.0.1:${await freePort()}`;
+    expect((await add({ provider_tokens: { github: { token: 'bad-token', host } } })).status).toBe(200);
+    const [, port] = host.split(':');
+    const online = await startFakeGitProviders({ github: GITHUB_TOKEN }, [], Number(port));
+    try {
+      await svc.service.context.providerTokens.recheckUnverified(Date.now() + 120_000);
+    } finally {
+      await online.close();
+    }
     expect(await providerTokensSet()).toEqual({});
+    expect(await storedToken('github')).toBeNull();
   });
 
   it('keeps the stored token when the sent one is empty, re-checking it against the new host', async () => {
@@ -137,9 +173,12 @@ describe('git-provider tokens (/api/add-git-providers, /api/unset-provider-token
     expect(await providerTokensSet()).toEqual({ github: providers.host });
     expect(await storedToken('github')).toBe(GITHUB_TOKEN);
 
+    // A provider that cannot be reached at the new host: kept, unverified, with that host.
     const host = `127.0.0.1:${await freePort()}`;
-    expect((await add({ provider_tokens: { github: { token: null, host } } })).status).toBe(502);
-    expect(await providerTokensSet()).toEqual({ github: providers.host });
+    expect((await add({ provider_tokens: { github: { token: null, host } } })).body).toMatchObject({
+      unverified_providers: ['github'],
+    });
+    expect(await providerTokensSet()).toEqual({ github: host });
   });
 
   it('ignores an empty token for a provider that has none stored', async () => {

@@ -32,6 +32,7 @@ const DEFAULT_VIEW = {
   git_user_name: 'dockhand',
   git_user_email: 'dockhand@localhost',
   provider_tokens_set: {},
+  provider_tokens_unverified: [],
   search_api_key_set: false,
   sandbox_api_key_set: false,
   condenser_max_size: null,

@@ -57,7 +57,7 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
 
   it('clones the branch, lets the agent fix the code and run the tests, and keeps the token out of everything', async () => {
     const stored = await repositories.storeToken(service);
-    expect(stored.json).toEqual({ message: 'Git providers stored' });
+    expect(stored.json).toEqual({ message: 'Git providers stored', unverified_providers: [] });
     llm.push(
       {
         toolCalls: [

@@ -154,7 +154,7 @@ describe('git provider user routes (/api/user)', () => {
     const provider_tokens = Object.fromEntries(which.map((p) => [p, { token: TOKENS[p] }]));
     expect(outcome(await svc.api('POST', '/api/add-git-providers', { body: { provider_tokens } }))).toEqual({
       status: 200,
-      body: { message: 'Git providers stored' },
+      body: { message: 'Git providers stored', unverified_providers: [] },
     });
     providers.requests.length = 0;
   };

@@ -105,6 +105,8 @@ function presentedToken(authorization: string | undefined): string | undefined {
 export async function startFakeGitProviders(
   validTokens: Partial<Record<VerifiedProvider, string>>,
   repositories: FakeRepository[] = [],
+  /** The port on 127.0.0.1 (a free one by default). */
+  port = 0,
 ): Promise<FakeGitProviders> {
   const requests: ProviderRequest[] = [];
   const repositoryRequests: RepositoryRequest[] = [];
@@ -142,7 +144,7 @@ export async function startFakeGitProviders(
     }
     res.writeHead(401).end(JSON.stringify({ message: 'Bad credentials' }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const apiBase = loopbackApiBase(host);
   return {

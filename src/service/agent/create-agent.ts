@@ -8,6 +8,11 @@ import { AgentLoop, type AgentLoopConfig, type StatusUpdate } from './agent-loop
 import type { SavedAgentState } from './agent-state-store';
 import { FALLBACK_CONTEXT_WINDOW } from './condenser/condenser';
 import { confirmationSettings } from './confirmation-policy';
+import { contextWarningEvent } from './llm/context-warning-event';
+import type { LlmClientConfig } from './llm/llm-types';
+import { LOCAL_MODEL_STATUS, localModelClient } from './llm/local-model-client';
+import { resolveModelRoute, type ModelRoute } from './llm/model-routing';
+import { fixedTokens } from './llm/context-plan';
 import { contextWindowOf } from './llm/model-table';
 import systemPrompt from './prompts/system-prompt.md?raw';
 import { DEFAULT_MAX_ITERATIONS } from './step-budget';
@@ -54,23 +59,65 @@ export interface Agent {
   title(message: string): Promise<string | null>;
 }
 
+/** The fixed part of an agent turn for a model, in tokens: the system prompt and the built-in tools' schemas. */
+export function agentFixedTokens(route: ModelRoute): number {
+  return fixedTokens(route, { system: systemPrompt, tools: new ToolRegistry().definitions() });
+}
+
+/**
+ * The client of a model on the user's own machine: probed, sized and checked before its first agent call,
+ * with its notices as status updates and its context warnings as events. Null for remote models.
+ */
+function localModelFor(
+  ctx: Pick<ServiceContext, 'masker' | 'llmFactory'> & Partial<Pick<ServiceContext, 'settings'>>,
+  options: AgentOptions,
+  config: LlmClientConfig,
+): ReturnType<typeof localModelClient> | null {
+  let route;
+  try {
+    route = resolveModelRoute(config.model, config.baseUrl);
+  } catch {
+    return null; // the factory reports an unroutable model as before
+  }
+  if (!route.local || !ctx.settings) return null;
+  const warn = (reason: 'truncated' | 'too_small', message: string, numbers: Record<string, number>) =>
+    options.events.append(options.conversationId, contextWarningEvent(reason, message, numbers), ctx.masker);
+  return localModelClient(config, ctx.llmFactory, ctx.settings.modelProbes, {
+    notice: (kind, message, plan) => {
+      options.onStatus({ type: kind === 'info' ? 'info' : 'error', id: LOCAL_MODEL_STATUS, message });
+      if (kind === 'warning') {
+        warn('too_small', message, plan ? { needed_tokens: plan.needed, context_window: plan.window } : {});
+      }
+    },
+    truncated: (notice) =>
+      warn('truncated', notice.message, {
+        sent_tokens: notice.sentTokens,
+        counted_tokens: notice.countedTokens,
+        context_window: notice.window,
+      }),
+  });
+}
+
 /**
  * Builds a conversation's agent: the model client (through the service's `llmFactory`), the built-in and MCP
  * tools, the editor with its undo history, the task list, and the loop's configuration from the settings.
  * Events and the saved state go through the service's masker.
  */
 export function createAgent(
-  ctx: Pick<ServiceContext, 'db' | 'dataDir' | 'version' | 'masker' | 'secrets' | 'llmFactory' | 'limits'>,
+  ctx: Pick<ServiceContext, 'db' | 'dataDir' | 'version' | 'masker' | 'secrets' | 'llmFactory' | 'limits'> &
+    Partial<Pick<ServiceContext, 'settings'>>,
   options: AgentOptions,
 ): Agent {
   const { conversationId, settings, model } = options;
-  const llm = ctx.llmFactory({
+  const llmConfig = {
     model,
     apiKey: options.apiKey,
     baseUrl: settings.llm_base_url || null,
     signal: options.signal,
     timing: ctx.limits.llmTiming,
-  });
+  };
+  const local = localModelFor(ctx, options, llmConfig);
+  const llm = local ?? ctx.llmFactory(llmConfig);
   const tools = new ToolRegistry();
   for (const tool of options.mcp.tools) tools.add(tool);
   const loop = new AgentLoop({
@@ -97,7 +144,10 @@ export function createAgent(
       version: ctx.version,
       condenserEnabled: settings.enable_default_condenser ?? true,
       condenserMaxSize: settings.condenser_max_size ?? null,
-      contextWindow: contextWindowOf(model) ?? FALLBACK_CONTEXT_WINDOW,
+      // A local model's window is the one its server was sized to, known once the first step set it up.
+      get contextWindow() {
+        return local?.setup()?.plan.window ?? contextWindowOf(model) ?? FALLBACK_CONTEXT_WINDOW;
+      },
       ...confirmationSettings(settings),
       mcpTools: options.mcp.nameMap(),
     },

@@ -1,5 +1,5 @@
 import type { GitProvider } from '../../shared/api/settings';
-import { httpError } from '../http/errors';
+import { HttpError, httpError } from '../http/errors';
 
 export const DEFAULT_HOSTS: Record<Exclude<GitProvider, 'enterprise_sso'>, string> = {
   github: 'github.com',
@@ -49,13 +49,23 @@ const CURRENT_USER_PATH: Record<Exclude<GitProvider, 'enterprise_sso'>, string> 
 };
 
 /** Calls a provider API; a network failure becomes 502 "Could not reach <host>: <reason>". */
+/** 502 "Could not reach <host>": the provider did not answer at all (offline, DNS, refused, timeout). */
+export class ProviderUnreachable extends HttpError {
+  constructor(
+    readonly host: string,
+    reason: string,
+  ) {
+    super(502, { detail: `Could not reach ${host}: ${reason}` });
+  }
+}
+
 export async function providerFetch(url: string, init: RequestInit, host: string): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const reason = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-    throw httpError(502, `Could not reach ${host}: ${reason}`);
+    throw new ProviderUnreachable(host, reason);
   }
 }
 

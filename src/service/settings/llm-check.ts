@@ -2,6 +2,10 @@ import type { LlmCheckProblem, LlmCheckRequest, LlmCheckResult } from '../../sha
 import { LlmError, maskMessage } from '../agent/llm/llm-errors';
 import type { LlmClientConfig, LlmFactory } from '../agent/llm/llm-types';
 import { ModelRoutingError, needsApiKey, resolveModelRoute } from '../agent/llm/model-routing';
+import type { ModelProbe } from '../../shared/api/model-probe';
+import type { ModelProbes } from '../agent/llm/model-probes';
+import { probeToolCalls } from '../agent/llm/tool-call-probe';
+import { probeView } from './model-probe';
 import type { SavedLlm } from './settings-service';
 
 function sentence(text: string): string {
@@ -75,6 +79,37 @@ function savedKeyFor(request: LlmCheckRequest, saved: SavedLlm): string | null {
 }
 
 /**
+ * After a model answered: its server's facts read again and, for a model server Dockhand knows, the one-shot
+ * tool-call probe (with the context a conversation would ask for). A probe that fails leaves the mode unknown.
+ */
+async function probeModel(
+  model: string,
+  baseUrl: string | null,
+  apiKey: string | null,
+  llmFactory: LlmFactory,
+  probes: ModelProbes,
+): Promise<ModelProbe> {
+  const route = resolveModelRoute(model, baseUrl);
+  const facts = await probes.serverFacts(route, true);
+  const view = probeView(route, facts, probes);
+  if (facts.server === null) return view;
+  const contextLength = facts.server === 'ollama' ? view.context_window : undefined;
+  try {
+    const client = llmFactory({
+      model,
+      apiKey,
+      baseUrl,
+      timing: CHECK_TIMING,
+      ...(contextLength === undefined ? {} : { contextLength }),
+    });
+    probes.setToolMode(route, await probeToolCalls(client));
+  } catch {
+    return view; // the mode stays as it was: the first conversation probes again
+  }
+  return { ...view, tool_mode: probes.toolMode(route) };
+}
+
+/**
  * Sends one tiny request to the model as `request` configures it (a client from the service's `llmFactory`),
  * the key from the request or else the saved one — only when the request names the saved provider and base
  * URL — and says whether it answered or, classified, why not. The key never appears in the result.
@@ -83,6 +118,7 @@ export async function checkLlm(
   request: LlmCheckRequest,
   saved: SavedLlm,
   llmFactory: LlmFactory,
+  probes: ModelProbes,
 ): Promise<LlmCheckResult> {
   const typed = request.llm_api_key ?? null;
   const storedKey = typed === null ? savedKeyFor(request, saved) : null;
@@ -107,6 +143,7 @@ export async function checkLlm(
       maxOutputTokens: 16,
     });
     const latencyMs = Math.round(answer.latencyMs);
+    const probe = await probeModel(request.llm_model, baseUrl, key, llmFactory, probes);
     return {
       ok: true,
       problem: null,
@@ -115,6 +152,7 @@ export async function checkLlm(
       model: answer.model,
       latency_ms: latencyMs,
       key_source: keySource,
+      probe,
     };
   } catch (error) {
     if (error instanceof LlmError) return failure(problemOf(error), error.message, keySource);

@@ -7,6 +7,7 @@ import {
   withMcpSecrets,
 } from '../mcp/mcp-secrets';
 import type { Settings, SettingsUpdate } from '../../shared/api/settings';
+import { ModelProbes } from '../agent/llm/model-probes';
 import { DEFAULT_MAX_ITERATIONS } from '../agent/step-budget';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Db, Statement } from '../storage/database';
@@ -54,6 +55,8 @@ export class SettingsService {
   private readonly selectSettings: Statement;
   /** The parsed row, read once and dropped on every write (this service is its only writer). */
   private cached: StoredSettings | null | undefined;
+  /** What was probed about each model: its server's facts and its tool mode. */
+  readonly modelProbes = new ModelProbes();
 
   constructor(
     private readonly db: Db,
@@ -70,6 +73,12 @@ export class SettingsService {
       this.cached = row ? (JSON.parse(row.data) as StoredSettings) : null;
     }
     return this.cached;
+  }
+
+  /** Providers whose token waits to be verified; shown, they are checked again in the background. */
+  private unverifiedTokens() {
+    void this.providerTokens.recheckUnverified().catch(() => undefined);
+    return this.providerTokens.unverified();
   }
 
   /** The saved model, base URL and LLM key: the key belongs to that endpoint and is sent nowhere else. */
@@ -115,6 +124,7 @@ export class SettingsService {
       git_user_name: gitIdentity(s).name,
       git_user_email: gitIdentity(s).email,
       provider_tokens_set: this.providerTokens.hostsByProvider(),
+      provider_tokens_unverified: this.unverifiedTokens(),
       search_api_key_set: await has('search_api_key'),
       sandbox_api_key_set: await has('sandbox_api_key'),
       condenser_max_size: s.condenser_max_size ?? null,

@@ -130,4 +130,9 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'git-provider tokens saved while the provider was unreachable',
+    sql: `ALTER TABLE provider_tokens ADD COLUMN verified INTEGER NOT NULL DEFAULT 1;`,
+  },
 ];

@@ -33,3 +33,11 @@ export const AddGitProvidersRequest = z.strictObject({
   mcp_config: MCPConfig.nullable().optional(),
 });
 export type AddGitProvidersRequest = z.infer<typeof AddGitProvidersRequest>;
+
+/** The answer of POST /api/add-git-providers: stored; `unverified_providers` could not be reached to check. */
+export const AddGitProvidersResult = z.object({
+  message: z.string(),
+  /** Dockhand extension: providers whose token was stored unverified (checked when next reachable). */
+  unverified_providers: z.array(z.enum(GIT_PROVIDERS)),
+});
+export type AddGitProvidersResult = z.infer<typeof AddGitProvidersResult>;

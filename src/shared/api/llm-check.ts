@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelProbe } from './model-probe';
 import { SettingsUpdate } from './settings';
 
 /**
@@ -38,5 +39,7 @@ export const LlmCheckResult = z.object({
   latency_ms: z.number().int().nullable(),
   /** Which key was sent: the one in the request, the stored one, or none. */
   key_source: z.enum(['request', 'stored', 'none']),
+  /** When the model answered: its server's facts, the context decided and the tool-call probe's result. */
+  probe: ModelProbe.nullable().optional(),
 });
 export type LlmCheckResult = z.infer<typeof LlmCheckResult>;

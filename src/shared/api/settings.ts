@@ -100,6 +100,8 @@ export const Settings = z.object({
   git_user_name: z.string().nullable(),
   git_user_email: z.string().nullable(),
   provider_tokens_set: z.record(z.string(), z.string().nullable()),
+  /** Dockhand extension: providers whose token was saved while unreachable, not verified yet. */
+  provider_tokens_unverified: z.array(z.enum(GIT_PROVIDERS)),
   search_api_key_set: z.boolean(),
   sandbox_api_key_set: z.boolean(),
   condenser_max_size: z.number().int().nullable(),

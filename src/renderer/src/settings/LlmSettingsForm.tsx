@@ -18,6 +18,7 @@ import {
   type LlmProviderId,
 } from './llm-providers';
 import { LlmCheckOutcome } from './LlmCheckOutcome';
+import { ModelProbePanel } from './ModelProbePanel';
 
 const DEFAULT_MAX_ITERATIONS = 500;
 const DEFAULT_CONDENSER_SIZE = 120;
@@ -247,6 +248,7 @@ export function LlmSettingsForm({ settings }: { settings: StoredSettings | null 
         <span className="field-hint">Sends one short request with the values above; nothing is saved.</span>
       </div>
       {check.data && <LlmCheckOutcome result={check.data} />}
+      <ModelProbePanel model={draft.model} baseUrl={draft.baseUrl} checked={check.data?.probe ?? null} />
 
       <h2>Agent</h2>
       <InputField

@@ -3,6 +3,7 @@ import { Notice } from '../ui/Notice';
 import { TextWithCode } from '../ui/TextWithCode';
 import { AddSecretForm } from './AddSecretForm';
 import { GitProvidersForm } from './GitProvidersForm';
+import { UnverifiedTokens } from './UnverifiedTokens';
 import { LlmSettingsForm } from './LlmSettingsForm';
 import { McpServersForm } from './McpServersForm';
 import { SecretList } from './SecretList';
@@ -47,6 +48,7 @@ export function SettingsPage() {
           A token lets the agent clone and push your repositories, and Home list them. Each token is checked
           with the provider when saved and kept with Dockhand’s secrets.
         </p>
+        <UnverifiedTokens providers={settings.data?.provider_tokens_unverified ?? []} />
         <GitProvidersForm stored={settings.data?.provider_tokens_set ?? {}} />
       </section>
       <section className="panel">

@@ -4,6 +4,8 @@ import { RecentConversations } from '../conversation/RecentConversations';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
 import { TextWithCode } from '../ui/TextWithCode';
+import { LocalModelOffer } from './LocalModelOffer';
+import { ModelDecision } from './ModelDecision';
 import { listingProviders, StartConversationForm } from './StartConversationForm';
 import { SuggestedTasks } from './SuggestedTasks';
 
@@ -26,16 +28,20 @@ function Onboarding() {
       <a className="button-primary" href={ROUTES.settings}>
         Set up a language model
       </a>
+      <LocalModelOffer />
     </section>
   );
 }
 
 function ModelLine({ settings }: { settings: StoredSettings }) {
   return (
-    <p className="model-line">
-      Model: <code>{settings.llm_model}</code>
-      {settings.llm_api_key_set ? ' (API key set)' : ''} · <a href={ROUTES.settings}>Change in Settings</a>
-    </p>
+    <>
+      <p className="model-line">
+        Model: <code>{settings.llm_model}</code>
+        {settings.llm_api_key_set ? ' (API key set)' : ''} · <a href={ROUTES.settings}>Change in Settings</a>
+      </p>
+      <ModelDecision model={settings.llm_model ?? ''} baseUrl={settings.llm_base_url ?? ''} />
+    </>
   );
 }
 

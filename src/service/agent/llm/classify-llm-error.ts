@@ -12,7 +12,7 @@ export interface ClassifyContext {
 }
 
 const OVERFLOW =
-  /context.length|context_length|prompt is too long|maximum context|input length and max_tokens exceed|too many tokens|context window/;
+  /context.length|context_length|prompt is too long|maximum context|input length and max_tokens exceed|too many tokens|context window|context size/;
 const CREDITS = /insufficient_quota|insufficient.credits|credit balance|exceeded your current quota|billing/;
 const CONTENT_POLICY =
   /content.?policy|content_filter|content management policy|safety system|responsible ai|flagged/;

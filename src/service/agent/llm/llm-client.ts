@@ -3,6 +3,7 @@ import { LLM_STATUS, LlmError, abortedError } from './llm-errors';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LlmClient, LlmClientConfig, LlmRequest, LlmResponse, LlmRetryInfo } from './llm-types';
 import { resolveModelRoute } from './model-routing';
+import { serverRoot } from './model-server-probe';
 import { supportsNativeTools } from './model-table';
 import { PriceTable } from './prices';
 import { prepareCall, type PreparedCall } from './request-preparation';
@@ -16,6 +17,9 @@ function combinedSignal(...signals: (AbortSignal | undefined)[]): AbortSignal {
   if (given.length === 1) return given[0] as AbortSignal;
   return AbortSignal.any(given);
 }
+
+/** Providers served by Ollama, whose native chat API takes the context size. */
+const OLLAMA_PROVIDERS = new Set(['ollama', 'ollama_chat']);
 
 type SdkCalls = typeof import('./sdk-calls');
 let sdkCalls: Promise<SdkCalls> | undefined;
@@ -55,6 +59,10 @@ export function createLlmClient(config: LlmClientConfig): LlmClient {
   const timing: LlmTiming = { ...DEFAULT_LLM_TIMING, ...config.timing };
   const prices = config.prices ?? new PriceTable();
   const secrets = config.apiKey ? [config.apiKey] : [];
+  const ollamaNative =
+    config.contextLength !== undefined && OLLAMA_PROVIDERS.has(route.providerName)
+      ? { root: serverRoot(route.baseUrl), modelId: route.modelId, numCtx: config.contextLength }
+      : null;
 
   function toResponse(call: PreparedCall, result: StreamedCallResult, attempts: number): LlmResponse {
     const completionChars = result.text.length + result.toolCalls.reduce((n, c) => n + c.rawArgs.length, 0);
@@ -70,6 +78,7 @@ export function createLlmClient(config: LlmClientConfig): LlmClient {
       model: result.modelId || route.modelId,
       latencyMs: result.latencyMs,
       attempts,
+      promptEstimate: estimatedUsage(call.promptChars, 0).prompt,
     };
   }
 
@@ -104,12 +113,15 @@ export function createLlmClient(config: LlmClientConfig): LlmClient {
       nativeTools: call.nativeTools !== undefined,
     };
     const sdk = await loadSdkCalls();
-    model ??= sdk.languageModelFor(route, config.apiKey, config.fetch);
+    const native = ollamaNative && { ...ollamaNative, fetch: config.fetch ?? sdk.modelFetch };
+    if (!native) model ??= sdk.languageModelFor(route, config.apiKey, config.fetch);
     let temperature = request.temperature;
     for (let attempt = 1; ; attempt += 1) {
       let error: LlmError;
       try {
-        const result = await sdk.streamedCall(model, call, temperature, signal, timing);
+        const result = native
+          ? await sdk.ollamaChatCall(native, call, temperature, signal, timing)
+          : await sdk.streamedCall(model as LanguageModelV4, call, temperature, signal, timing);
         const problem = replyProblem(result);
         if (!problem) return toResponse(call, result, attempt);
         error = problem;

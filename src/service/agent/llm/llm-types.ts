@@ -75,6 +75,8 @@ export interface LlmResponse {
   latencyMs: number;
   /** Model calls made, including retries. */
   attempts: number;
+  /** The prompt sent, in tokens estimated as characters / 4 (to compare with what the server counted). */
+  promptEstimate?: number;
 }
 
 /** Settings-like configuration of a client. */
@@ -91,6 +93,11 @@ export interface LlmClientConfig {
   timing?: Partial<LlmTiming>;
   /** The HTTP transport (a proxy-aware fetch, or a test's); global fetch by default. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * The context to run the model with, where the server takes it per request: an Ollama model is then called
+   * through Ollama's native chat API with `options.num_ctx` (its OpenAI-compatible layer ignores it).
+   */
+  contextLength?: number;
 }
 
 /** The seam between the agent and the model providers. */

@@ -2,3 +2,5 @@
 export { classifyLlmError } from './classify-llm-error';
 export { languageModelFor } from './provider-factory';
 export { streamedCall } from './streamed-call';
+export { ollamaChatCall } from './ollama-chat';
+export { modelFetch } from './http-transport';

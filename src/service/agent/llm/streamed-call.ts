@@ -19,7 +19,7 @@ export interface StreamedCallResult {
   latencyMs: number;
 }
 
-function parseArgs(raw: string): Pick<LlmToolCall, 'args' | 'argsError'> {
+export function parseArgs(raw: string): Pick<LlmToolCall, 'args' | 'argsError'> {
   if (raw.trim() === '') return { args: {} };
   try {
     const value: unknown = JSON.parse(raw);
@@ -35,7 +35,7 @@ function parseArgs(raw: string): Pick<LlmToolCall, 'args' | 'argsError'> {
  * Aborts `controller` when the server sends nothing for `idleMs` (re-armed by `touch`) or the call
  * exceeds `totalMs`, with an `LlmTimeout` as the reason.
  */
-function watchdog(controller: AbortController, timing: LlmTiming) {
+export function watchdog(controller: AbortController, timing: LlmTiming) {
   const fire = (message: string) => () => controller.abort(new LlmTimeout(message));
   const total = setTimeout(
     fire(`The LLM request took longer than ${timing.totalTimeoutMs / 1000} s.`),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DetailBody, MessageBody, ValidationErrorBody } from '../../../shared/api/errors';
-import { AddGitProvidersRequest } from '../../../shared/api/git-providers';
+import { AddGitProvidersRequest, AddGitProvidersResult } from '../../../shared/api/git-providers';
 import { CreateSecretRequest, CustomSecretList, UpdateSecretRequest } from '../../../shared/api/secrets';
 import type { ServiceContext } from '../../context';
 import { defineRoute, type RouteSpec } from '../../http/routes';
@@ -13,19 +13,26 @@ export function secretsRoutes(ctx: ServiceContext): RouteSpec[] {
       method: 'post',
       path: '/api/add-git-providers',
       tag: 'secrets',
-      summary: 'Verify and store git-provider tokens (replaces the stored set)',
+      summary:
+        'Verify and store git-provider tokens (replaces the stored set); a provider that cannot be reached ' +
+        'gets its token stored unverified, checked when it is next reachable',
       body: AddGitProvidersRequest,
       responses: {
-        200: { description: 'Stored', schema: MessageBody },
+        200: { description: 'Stored (some perhaps unverified)', schema: AddGitProvidersResult },
         401: { description: 'A token was rejected by its provider', schema: DetailBody },
         422: { description: 'Invalid request', schema: ValidationErrorBody },
-        502: { description: 'A provider could not be reached', schema: DetailBody },
+        502: { description: 'A provider answered with an error', schema: DetailBody },
         503: { description: 'The secret store is unavailable', schema: DetailBody },
       },
       handler: async ({ body }) => {
-        await ctx.providerTokens.replace(body.provider_tokens);
+        const unverified = await ctx.providerTokens.replace(body.provider_tokens);
         if (body.mcp_config) await ctx.settings.saveMcpConfig(body.mcp_config);
-        return { message: 'Git providers stored' };
+        return {
+          message: unverified.length
+            ? `Git providers stored; not verified yet (could not be reached): ${unverified.join(', ')}`
+            : 'Git providers stored',
+          unverified_providers: unverified,
+        };
       },
     }),
     defineRoute({

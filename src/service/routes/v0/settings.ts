@@ -4,7 +4,11 @@ import { Settings, SettingsUpdate } from '../../../shared/api/settings';
 import type { ServiceContext } from '../../context';
 import { httpError } from '../../http/errors';
 import { defineRoute, type RouteSpec } from '../../http/routes';
+import { ValidationFailed } from '../../http/validation';
 import { checkLlm } from '../../settings/llm-check';
+import { describeModel, localModelServers } from '../../settings/model-probe';
+import { ModelRoutingError } from '../../agent/llm/model-routing';
+import { LocalModelServers, ModelProbe, ModelProbeRequest } from '../../../shared/api/model-probe';
 
 export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
   return [
@@ -56,7 +60,53 @@ export function settingsRoutes(ctx: ServiceContext): RouteSpec[] {
         422: { description: 'Invalid request', schema: ValidationErrorBody },
         503: { description: 'The secret store is unavailable', schema: DetailBody },
       },
-      handler: async ({ body }) => checkLlm(body, await ctx.settings.savedLlm(), ctx.llmFactory),
+      handler: async ({ body }) =>
+        checkLlm(body, await ctx.settings.savedLlm(), ctx.llmFactory, ctx.settings.modelProbes),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/settings/llm-probe',
+      tag: 'settings',
+      summary:
+        'Dockhand extension: what a model’s server says about it (context, tool use, images) and the context ' +
+        'a conversation would run in; cached per model, read again with `refresh`',
+      body: ModelProbeRequest,
+      responses: {
+        200: { description: 'The probed facts and what was decided', schema: ModelProbe },
+        422: {
+          description: 'Invalid request, or a model that cannot be routed',
+          schema: ValidationErrorBody,
+        },
+      },
+      handler: async ({ body }) => {
+        try {
+          return await describeModel(
+            ctx.settings.modelProbes,
+            body.llm_model,
+            body.llm_base_url,
+            body.refresh,
+          );
+        } catch (error) {
+          if (error instanceof ModelRoutingError) {
+            throw new ValidationFailed([
+              { type: 'value_error', loc: ['body', 'llm_model'], msg: error.message, input: body.llm_model },
+            ]);
+          }
+          throw error;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/settings/local-models',
+      tag: 'settings',
+      summary:
+        'Dockhand extension: the Ollama and LM Studio servers answering on this machine, with their models ' +
+        'and what was probed about each',
+      responses: {
+        200: { description: 'Servers found (none when none answers)', schema: LocalModelServers },
+      },
+      handler: () => localModelServers(ctx.settings.modelProbes),
     }),
     defineRoute({
       method: 'post',
