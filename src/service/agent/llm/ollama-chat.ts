@@ -3,7 +3,7 @@ import { APICallError, type ModelMessage } from 'ai';
 import type { LlmToolCall } from './llm-types';
 import type { PreparedCall } from './request-preparation';
 import type { LlmTiming } from './retry-policy';
-import { parseArgs, watchdog, type StreamedCallResult } from './streamed-call';
+import { parseArgs, type StreamedCallResult, watchedCall } from './streamed-call';
 import { parseTextToolCalls } from './text-tool-format';
 
 /**
@@ -178,11 +178,6 @@ export async function ollamaChatCall(
   signal: AbortSignal,
   timing: LlmTiming,
 ): Promise<StreamedCallResult> {
-  const controller = new AbortController();
-  const forwardAbort = () => controller.abort(signal.reason);
-  if (signal.aborted) forwardAbort();
-  signal.addEventListener('abort', forwardAbort, { once: true });
-  const timer = watchdog(controller, timing);
   const started = performance.now();
   const url = `${endpoint.root}/api/chat`;
   const body = ollamaRequestBody(endpoint, call, temperature);
@@ -190,17 +185,17 @@ export async function ollamaChatCall(
   const toolCalls: LlmToolCall[] = [];
   let final: OllamaChunk | undefined;
   let modelId = '';
-  try {
+  await watchedCall(signal, timing, async (abortSignal, touch) => {
     const response = await endpoint.fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      signal: controller.signal,
+      signal: abortSignal,
     });
     if (!response.ok || !response.body)
       throw apiError(url, body, response.status, await response.text(), response.headers);
     for await (const line of lines(response.body)) {
-      timer.touch();
+      touch();
       const chunk = JSON.parse(line) as OllamaChunk;
       if (chunk.error) throw apiError(url, body, undefined, line);
       modelId = chunk.model ?? modelId;
@@ -216,13 +211,7 @@ export async function ollamaChatCall(
       }
       if (chunk.done) final = chunk;
     }
-    if (controller.signal.aborted) throw controller.signal.reason;
-  } catch (error) {
-    throw controller.signal.aborted ? controller.signal.reason : error;
-  } finally {
-    timer.stop();
-    signal.removeEventListener('abort', forwardAbort);
-  }
+  });
   const reason = final
     ? toolCalls.length
       ? 'tool-calls'

@@ -35,7 +35,7 @@ export function parseArgs(raw: string): Pick<LlmToolCall, 'args' | 'argsError'> 
  * Aborts `controller` when the server sends nothing for `idleMs` (re-armed by `touch`) or the call
  * exceeds `totalMs`, with an `LlmTimeout` as the reason.
  */
-export function watchdog(controller: AbortController, timing: LlmTiming) {
+function watchdog(controller: AbortController, timing: LlmTiming) {
   const fire = (message: string) => () => controller.abort(new LlmTimeout(message));
   const total = setTimeout(
     fire(`The LLM request took longer than ${timing.totalTimeoutMs / 1000} s.`),
@@ -53,6 +53,33 @@ export function watchdog(controller: AbortController, timing: LlmTiming) {
       clearTimeout(total);
     },
   };
+}
+
+/**
+ * Runs one streamed call's `read` with the caller's `signal` forwarded and the watchdog armed (`touch` on every
+ * part re-arms its idle timer). An abort is reported as its cause, whatever the reader made of it: the caller's
+ * Stop or the watchdog's timeout.
+ */
+export async function watchedCall<T>(
+  signal: AbortSignal,
+  timing: LlmTiming,
+  read: (abortSignal: AbortSignal, touch: () => void) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) forwardAbort();
+  signal.addEventListener('abort', forwardAbort, { once: true });
+  const timer = watchdog(controller, timing);
+  try {
+    const result = await read(controller.signal, timer.touch);
+    if (controller.signal.aborted) throw controller.signal.reason;
+    return result;
+  } catch (error) {
+    throw controller.signal.aborted ? controller.signal.reason : error;
+  } finally {
+    timer.stop();
+    signal.removeEventListener('abort', forwardAbort);
+  }
 }
 
 type FinishPart = Extract<LanguageModelV4StreamPart, { type: 'finish' }>;
@@ -115,36 +142,24 @@ export async function streamedCall(
   signal: AbortSignal,
   timing: LlmTiming,
 ): Promise<StreamedCallResult> {
-  const controller = new AbortController();
-  const forwardAbort = () => controller.abort(signal.reason);
-  if (signal.aborted) forwardAbort();
-  signal.addEventListener('abort', forwardAbort, { once: true });
-  const timer = watchdog(controller, timing);
   const started = performance.now();
   const reply = new ReplyCollector();
   let headers: Record<string, string> | undefined;
-  try {
+  await watchedCall(signal, timing, async (abortSignal, touch) => {
     const result = await model.doStream({
-      prompt: await providerPrompt(call.instructions, call.messages, model, controller.signal),
+      prompt: await providerPrompt(call.instructions, call.messages, model, abortSignal),
       ...(call.nativeTools ? { tools: providerTools(call.nativeTools), toolChoice: { type: 'auto' } } : {}),
       temperature,
       stopSequences: call.stopSequences,
       maxOutputTokens: call.maxOutputTokens,
-      abortSignal: controller.signal,
+      abortSignal,
     });
     headers = result.response?.headers;
     for await (const part of result.stream) {
-      timer.touch();
+      touch();
       reply.add(part);
     }
-    if (controller.signal.aborted) throw controller.signal.reason;
-  } catch (error) {
-    // Whatever the SDK made of an abort, report its cause: the caller's Stop or the watchdog's timeout.
-    throw controller.signal.aborted ? controller.signal.reason : error;
-  } finally {
-    timer.stop();
-    signal.removeEventListener('abort', forwardAbort);
-  }
+  });
   const { text, finish } = reply;
   return {
     ...(call.toolFormat === 'text'
