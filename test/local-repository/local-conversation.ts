@@ -9,7 +9,7 @@ import type { TestService } from '../support/service';
 import {
   closeSandboxService,
   startSandboxService,
-  untilConversation,
+  createConversation,
   useScriptedModel,
 } from '../sandbox/support';
 
@@ -48,18 +48,7 @@ export async function startLocalConversations(): Promise<LocalConversations> {
     service,
     async converse(body, command) {
       llm.push(agentStep, agentStep);
-      const created = await service.api('POST', '/api/conversations', {
-        body: { ...body, initial_user_msg: `RUN:${command}` },
-      });
-      expect(created.status, JSON.stringify(created.json)).toBe(200);
-      const id = (created.json as { conversation_id: string }).conversation_id;
-      const info = await untilConversation(
-        service,
-        id,
-        (c) =>
-          c.agent_state === 'awaiting_user_input' || c.agent_state === 'finished' || c.status === 'STOPPED',
-        'the agent to finish',
-      );
+      const { id, info } = await createConversation(service, { ...body, initial_user_msg: `RUN:${command}` });
       expect(info.status).toBe('RUNNING');
       return { id, sandbox: info.sandbox_id as string, info };
     },

@@ -1,4 +1,5 @@
 import Docker from 'dockerode';
+import { expect } from 'vitest';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import type { SandboxConfig } from '../../src/service/sandbox/sandbox-config';
 import type { ServiceConfig } from '../../src/service/config';
@@ -124,6 +125,26 @@ export function untilConversation(
   what: string,
 ): Promise<Record<string, unknown>> {
   return until(() => conversationInfo(service, id), done, what);
+}
+
+/** Whether a conversation's start has ended, either way: the agent waits, has finished, or it stopped. */
+export function startEnded(conversation: Record<string, unknown>): boolean {
+  return (
+    conversation.agent_state === 'awaiting_user_input' ||
+    conversation.agent_state === 'finished' ||
+    conversation.status === 'STOPPED'
+  );
+}
+
+/** Creates a conversation with `body` and waits until its start has ended; its id and info. */
+export async function createConversation(
+  service: TestService,
+  body: Record<string, unknown>,
+): Promise<{ id: string; info: Record<string, unknown> }> {
+  const created = await service.api('POST', '/api/conversations', { body });
+  expect(created.status, JSON.stringify(created.json)).toBe(200);
+  const id = (created.json as { conversation_id: string }).conversation_id;
+  return { id, info: await untilConversation(service, id, startEnded, 'the conversation’s start to end') };
 }
 
 export async function containerState(sandboxId: string): Promise<string | null> {

@@ -10,7 +10,7 @@ import {
   closeSandboxService,
   dockerSkipReason,
   startSandboxService,
-  untilConversation,
+  createConversation,
   useScriptedModel,
 } from '../sandbox/support';
 
@@ -82,18 +82,10 @@ describe.skipIf(skip !== null)('the modes of the data folder and what it holds',
       { text: 'Done.' },
     );
     const repo = makeLocalGitRepo({ 'a.txt': 'a\n' });
-    const created = await service.api('POST', '/api/conversations', {
-      body: { repository: repo.root, initial_user_msg: 'Plan.' },
+    const { id, info } = await createConversation(service, {
+      repository: repo.root,
+      initial_user_msg: 'Plan.',
     });
-    expect(created.status, JSON.stringify(created.json)).toBe(200);
-    const id = (created.json as { conversation_id: string }).conversation_id;
-    const info = await untilConversation(
-      service,
-      id,
-      (c) =>
-        c.agent_state === 'awaiting_user_input' || c.agent_state === 'finished' || c.status === 'STOPPED',
-      'the agent to finish',
-    );
     expect(info.status).toBe('RUNNING');
     return id;
   }

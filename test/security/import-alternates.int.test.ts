@@ -14,7 +14,7 @@ import {
   dockerSkipReason,
   execIn,
   startSandboxService,
-  untilConversation,
+  createConversation,
   useScriptedModel,
 } from '../sandbox/support';
 
@@ -49,18 +49,10 @@ describe.skipIf(skip !== null)('importing a repository whose object store points
   /** Starts a conversation on `repository` and waits until its start has ended, either way. */
   async function start(repository: string) {
     llm.push({ text: 'Done.' });
-    const created = await service.api('POST', '/api/conversations', {
-      body: { repository, initial_user_msg: 'Look at the repository.' },
+    const { id, info } = await createConversation(service, {
+      repository,
+      initial_user_msg: 'Look at the repository.',
     });
-    expect(created.status, JSON.stringify(created.json)).toBe(200);
-    const id = (created.json as { conversation_id: string }).conversation_id;
-    const info = await untilConversation(
-      service,
-      id,
-      (c) =>
-        c.agent_state === 'awaiting_user_input' || c.agent_state === 'finished' || c.status === 'STOPPED',
-      'the conversation’s start to end',
-    );
     return { id, info, sandbox: info.sandbox_id as string };
   }
 
