@@ -63,7 +63,8 @@ export class ConversationTerminals {
     terminals.add(entry);
     const free = () => {
       terminals.delete(entry);
-      if (terminals.size === 0 && this.open.get(conversationId) === terminals) this.open.delete(conversationId);
+      if (terminals.size === 0 && this.open.get(conversationId) === terminals)
+        this.open.delete(conversationId);
     };
     const started = (async () => {
       const workspace = await this.ctx.sandboxes.workspace(sandboxId);
