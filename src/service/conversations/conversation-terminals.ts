@@ -5,6 +5,8 @@ import type { ConversationService } from './conversation-service';
 
 /** Terminals open at once on one conversation. */
 export const MAX_TERMINALS_PER_CONVERSATION = 4;
+/** Typing in a terminal marks its sandbox used (so it is not paused as idle) at most this often. */
+const TOUCH_EVERY_MS = 30_000;
 
 export interface ConversationTerminalOptions extends TerminalOptions {
   /** The terminal was ended from the service's side (the sandbox stopped running), with the reason. */
@@ -20,7 +22,7 @@ interface OpenTerminal {
 /**
  * A person's terminals in the sandboxes of conversations: only while the conversation runs in a RUNNING
  * sandbox (as for its workspace routes), at most MAX_TERMINALS_PER_CONVERSATION at once, each ended when its
- * sandbox stops running.
+ * sandbox stops running. Typing in one counts as using the sandbox.
  */
 export class ConversationTerminals {
   private readonly open = new Map<string, Set<OpenTerminal>>();
@@ -68,13 +70,25 @@ export class ConversationTerminals {
     };
     const started = (async () => {
       const workspace = await this.ctx.sandboxes.workspace(sandboxId);
-      return workspace.terminal({
+      const terminal = await workspace.terminal({
         ...options,
         onExit: (exitCode) => {
           free();
           options.onExit(exitCode);
         },
       });
+      let touched = Date.now();
+      return {
+        write: (data: Buffer) => {
+          if (Date.now() - touched >= TOUCH_EVERY_MS) {
+            touched = Date.now();
+            this.ctx.sandboxes.touch(sandboxId);
+          }
+          terminal.write(data);
+        },
+        resize: (size) => terminal.resize(size),
+        close: () => terminal.close(),
+      } satisfies SandboxTerminal;
     })();
     entry.terminal = started.catch(() => null);
     return started.catch((error: unknown) => {
