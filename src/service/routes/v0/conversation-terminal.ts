@@ -1,5 +1,5 @@
 import { ConversationPath } from '../../../shared/api/conversations';
-import { DetailBody } from '../../../shared/api/errors';
+import { DetailBody, ValidationErrorBody } from '../../../shared/api/errors';
 import { TERMINAL_KEY_PROTOCOL_PREFIX, TERMINAL_PROTOCOL, TerminalQuery } from '../../../shared/api/terminal';
 import type { ConversationTerminals } from '../../conversations/conversation-terminals';
 import { httpError } from '../../http/errors';
@@ -39,6 +39,7 @@ export function conversationTerminalRoutes(
           description: 'The conversation or its sandbox is not running, or it has 4 terminals open',
           schema: DetailBody,
         },
+        422: { description: 'A size out of bounds (cols 1-1000, rows 1-500)', schema: ValidationErrorBody },
         426: { description: 'Not a websocket handshake', schema: DetailBody },
       },
       handler: ({ params, query, req }) => {
