@@ -13,8 +13,8 @@ import type { SandboxTerminal, TerminalSize } from '../../sandbox/sandbox-worksp
 
 /** The largest frame a client may send (a paste). */
 const MAX_FRAME_BYTES = 1024 * 1024;
-/** Keystrokes kept while the shell starts; more is dropped. */
-const MAX_EARLY_INPUT_BYTES = 64 * 1024;
+/** Keystrokes held for a shell that is not taking them yet (still starting); more is dropped. */
+const MAX_QUEUED_INPUT_BYTES = 1024 * 1024;
 /** Close codes: the sandbox or the service went away; the shell could not start. */
 const GOING_AWAY = 1001;
 const START_FAILED = 1011;
@@ -72,37 +72,9 @@ export class TerminalSockets {
   }
 
   private serve(ws: WebSocket, conversationId: string, size: TerminalSize): void {
-    let terminal: SandboxTerminal | null = null;
-    let latestSize = size;
-    let earlyInput: Buffer[] = [];
-    let earlyBytes = 0;
     const message = (body: TerminalServerMessage) => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(body));
     };
-
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      // The server's binaryType is 'nodebuffer': every message is one Buffer.
-      const bytes = data as Buffer;
-      if (isBinary) {
-        if (terminal) terminal.write(bytes);
-        else if (earlyBytes + bytes.length <= MAX_EARLY_INPUT_BYTES) {
-          earlyInput.push(bytes);
-          earlyBytes += bytes.length;
-        }
-        return;
-      }
-      const parsed = TerminalClientMessage.safeParse(parse(bytes));
-      if (!parsed.success) {
-        const detail = parsed.error.issues
-          .map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`)
-          .join('; ');
-        message({ type: 'error', detail: `Invalid message: ${detail}` });
-        return;
-      }
-      latestSize = { cols: parsed.data.cols, rows: parsed.data.rows };
-      void terminal?.resize(latestSize);
-    });
-
     const started = this.terminals.start(conversationId, {
       ...size,
       onData: (chunk) => {
@@ -116,27 +88,48 @@ export class TerminalSockets {
       },
       onEnded: (reason) => ws.close(GOING_AWAY, closeReason(reason)),
     });
-    ws.once(
-      'close',
-      () =>
-        void started.then(
-          (shell) => shell.close(),
-          () => undefined,
-        ),
-    );
-    started.then(
-      (shell) => {
-        terminal = shell;
-        if (ws.readyState !== WebSocket.OPEN) return;
-        if (latestSize !== size) void shell.resize(latestSize);
-        for (const bytes of earlyInput) shell.write(bytes);
-        earlyInput = [];
-      },
-      (error: unknown) => {
-        const detail = detailOf(error);
-        message({ type: 'error', detail });
-        ws.close(START_FAILED, closeReason(detail));
-      },
-    );
+
+    // Keystrokes and resizes reach the shell in the order they came, once it has started: a resize is a call
+    // to the engine, and what is typed after it must see the new size.
+    let queue: Promise<SandboxTerminal | null> = started.catch(() => null);
+    let queuedInput = 0;
+    const inOrder = (step: (shell: SandboxTerminal) => unknown) => {
+      queue = queue.then(async (shell) => {
+        if (shell && ws.readyState === WebSocket.OPEN)
+          await Promise.resolve(step(shell)).catch(() => undefined);
+        return shell;
+      });
+    };
+
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      // The server's binaryType is 'nodebuffer': every message is one Buffer.
+      const bytes = data as Buffer;
+      if (isBinary) {
+        // Input beyond the bound while the shell is not taking it (still starting) is dropped.
+        if (queuedInput + bytes.length > MAX_QUEUED_INPUT_BYTES) return;
+        queuedInput += bytes.length;
+        inOrder((shell) => {
+          queuedInput -= bytes.length;
+          shell.write(bytes);
+        });
+        return;
+      }
+      const parsed = TerminalClientMessage.safeParse(parse(bytes));
+      if (!parsed.success) {
+        const detail = parsed.error.issues
+          .map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`)
+          .join('; ');
+        message({ type: 'error', detail: `Invalid message: ${detail}` });
+        return;
+      }
+      const { cols, rows } = parsed.data;
+      inOrder((shell) => shell.resize({ cols, rows }));
+    });
+    ws.once('close', () => void queue.then((shell) => shell?.close()));
+    started.catch((error: unknown) => {
+      const detail = detailOf(error);
+      message({ type: 'error', detail });
+      ws.close(START_FAILED, closeReason(detail));
+    });
   }
 }
