@@ -67,6 +67,23 @@ test('the Terminal tab opens a shell in the sandbox and shows the agent’s comm
   await expect(rows.filter({ hasText: /^hello-terminal\s*$/ })).toHaveCount(1);
   await screenshot(page, 'terminal-shell');
 
+  // The TTY has the size of the view, and follows it when the window grows.
+  const sttySize = async () => {
+    const count = await rows.count();
+    await page.keyboard.type('clear; stty size');
+    await page.keyboard.press('Enter');
+    await expect(rows.filter({ hasText: new RegExp(`^${count} \\d+\\s*$`) })).toHaveCount(1);
+    return count;
+  };
+  const before = await sttySize();
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await expect.poll(() => rows.count()).toBeGreaterThan(before);
+  await sttySize();
+  await page.keyboard.type('echo hello-terminal');
+  await page.keyboard.press('Enter');
+  await expect(rows.filter({ hasText: /^hello-terminal\s*$/ })).toHaveCount(1);
+  await screenshot(page, 'terminal-shell-resized');
+
   await workspace.getByRole('radio', { name: "Agent's commands" }).click();
   const commands = workspace.getByLabel("The agent's commands");
   await expect(commands.locator('.xterm-rows')).toContainText('$ echo from-the-agent');
@@ -78,6 +95,6 @@ test('the Terminal tab opens a shell in the sandbox and shows the agent’s comm
   // Back to the shell: the same one, with what it printed.
   await workspace.getByRole('radio', { name: 'Your shell' }).click();
   await expect(shell).toHaveAttribute('data-state', 'open');
-  await expect(rows.filter({ hasText: /^hello-terminal\s*$/ })).toHaveCount(1);
+  await expect(rows.filter({ hasText: /^\d+ \d+\s*$/ })).toHaveCount(1);
   expect(agent.unplayed).toBe(0);
 });
