@@ -101,6 +101,19 @@ describe.skipIf(skip !== null)('the terminal websocket of a conversation', () =>
     return answer;
   }
 
+  /** Waits until a terminal's exec no longer runs (or no longer exists). */
+  async function shellEnded(shell: Docker.ExecInspectInfo | undefined, what: string): Promise<void> {
+    if (!shell) throw new Error(`No terminal exec was found: ${what}`);
+    const running = async () =>
+      (
+        await docker
+          .getExec(shell.ID)
+          .inspect()
+          .catch(() => null)
+      )?.Running ?? false;
+    await until(running, (still) => !still, what);
+  }
+
   const withKey = (key: string) => ({ headers: { 'X-Session-API-Key': key } });
   const asBrowser = (key: string) => ({
     protocols: [TERMINAL_PROTOCOL, `${TERMINAL_KEY_PROTOCOL_PREFIX}${key}`],
@@ -209,17 +222,7 @@ describe.skipIf(skip !== null)('the terminal websocket of a conversation', () =>
     expect(shell?.ProcessConfig.tty).toBe(true);
 
     ws.close();
-    await until(
-      async () =>
-        (
-          await docker
-            .getExec(shell?.ID ?? '')
-            .inspect()
-            .catch(() => null)
-        )?.Running ?? false,
-      (running) => !running,
-      'the shell to end',
-    );
+    await shellEnded(shell, 'the shell to end');
   });
 
   it('answers a bad message with an error and keeps the shell', async () => {
@@ -256,17 +259,20 @@ describe.skipIf(skip !== null)('the terminal websocket of a conversation', () =>
     );
     ws.pause();
     const [shell] = (await terminalExecs()).filter((exec) => !before.includes(exec.ID));
-    await until(
-      async () =>
-        (
-          await docker
-            .getExec(shell?.ID ?? '')
-            .inspect()
-            .catch(() => null)
-        )?.Running ?? false,
-      (running) => !running,
-      'the shell of the stalled client to end',
-    );
+    await shellEnded(shell, 'the shell of the stalled client to end');
     ws.terminate();
+  });
+
+  // Last: it changes the key.
+  it('closes a terminal opened with a key that has been rotated, and ends its shell', async () => {
+    const before = (await container.inspect()).ExecIDs ?? [];
+    const ws = await handshake(service, id, withKey(service.key));
+    if (!(ws instanceof WebSocket)) throw new Error(`refused: ${JSON.stringify(ws)}`);
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    const rotated = await service.api('POST', '/api/session-api-key/rotate');
+    expect(rotated.status).toBe(200);
+    expect(await closed).toBe(1001);
+    const [shell] = (await terminalExecs()).filter((exec) => !before.includes(exec.ID));
+    await shellEnded(shell, 'the shell to end');
   });
 });
