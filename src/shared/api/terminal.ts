@@ -9,8 +9,8 @@ import { boundedInt } from './fields';
 export const TERMINAL_PROTOCOL = 'dockhand.terminal.v1';
 export const TERMINAL_KEY_PROTOCOL_PREFIX = 'dockhand.key.';
 
-export const TERMINAL_MAX_COLS = 1000;
-export const TERMINAL_MAX_ROWS = 500;
+const TERMINAL_MAX_COLS = 1000;
+const TERMINAL_MAX_ROWS = 500;
 
 const cols = boundedInt(1, TERMINAL_MAX_COLS);
 const rows = boundedInt(1, TERMINAL_MAX_ROWS);

@@ -45,7 +45,8 @@ export async function openDockerTerminal(
     AttachStderr: true,
     User: options.user,
     WorkingDir: options.workingDir,
-    Env: ['TERM=xterm-256color', 'COLORTERM=truecolor'],
+    // No COLORTERM: 24-bit colours would reach the page as inline styles, which its CSP refuses.
+    Env: ['TERM=xterm-256color'],
   });
   const stream: Duplex = await exec.start({ hijack: true, stdin: true, Tty: true });
   let ended = false;

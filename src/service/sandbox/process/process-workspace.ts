@@ -90,7 +90,7 @@ export class ProcessWorkspace implements SandboxWorkspace {
         options.onExit(exitCode);
       },
       workingDir: this.workingDir,
-      env: { ...this.options.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' },
+      env: { ...this.options.env, TERM: 'xterm-256color' },
     });
     release = this.options.adopt({
       pause: () => pauseProcessTree(terminal.pid),
