@@ -13,13 +13,13 @@ function directives(csp: string): Map<string, string[]> {
 describe('contentSecurityPolicy', () => {
   const csp = contentSecurityPolicy('http://127.0.0.1:41234');
 
-  it('lets the page connect to exactly the service origin', () => {
-    expect(directives(csp).get('connect-src')).toEqual(['http://127.0.0.1:41234']);
+  it('lets the page connect to exactly the service origin, over HTTP and its websocket', () => {
+    expect(directives(csp).get('connect-src')).toEqual(['http://127.0.0.1:41234', 'ws://127.0.0.1:41234']);
   });
 
   it('names no other network origin anywhere', () => {
     const origins = csp.match(/\b[a-z][a-z0-9+.-]*:\/\/[^\s;]+/g);
-    expect(origins).toEqual(['http://127.0.0.1:41234']);
+    expect(origins).toEqual(['http://127.0.0.1:41234', 'ws://127.0.0.1:41234']);
   });
 
   it('denies by default and allows scripts from the app itself only', () => {

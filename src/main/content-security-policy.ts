@@ -2,7 +2,7 @@ const SERVICE_ORIGIN = /^http:\/\/127\.0\.0\.1:\d{1,5}$/;
 
 /**
  * The Content-Security-Policy sent with every app:// response: the page runs only its own files and
- * may connect to nothing but the Dockhand service on 127.0.0.1.
+ * may connect to nothing but the Dockhand service on 127.0.0.1 (over HTTP, and its websocket: the terminal).
  */
 export function contentSecurityPolicy(serviceOrigin: string): string {
   if (!SERVICE_ORIGIN.test(serviceOrigin)) {
@@ -14,7 +14,7 @@ export function contentSecurityPolicy(serviceOrigin: string): string {
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src ${serviceOrigin}`,
+    `connect-src ${serviceOrigin} ${serviceOrigin.replace(/^http:/, 'ws:')}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

@@ -111,7 +111,9 @@ describe('the main process, wired to a fake Electron', () => {
     const { baseUrl } = await askConnection(fromMainWindow());
     const handler = fake.protocolHandlers.get('app') ?? expect.fail('no app:// handler');
     const response = await handler(new Request('app://dockhand/index.html'));
-    expect(response.headers.get('content-security-policy')).toContain(`connect-src ${baseUrl};`);
+    expect(response.headers.get('content-security-policy')).toContain(
+      `connect-src ${baseUrl} ${baseUrl.replace(/^http:/, 'ws:')};`,
+    );
     const built = existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'));
     expect(response.status).toBe(built ? 200 : 404);
     const check = fake.permissionChecks[0] ?? expect.fail('no permission check handler');

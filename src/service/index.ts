@@ -20,6 +20,11 @@ import { KeyGate } from './http/key-gate';
 import type { OriginPolicy } from './http/security';
 import { conversationRoutes } from './routes/v0/conversations';
 import { conversationStreamRoutes } from './routes/v0/conversation-stream';
+import { conversationTerminalRoutes } from './routes/v0/conversation-terminal';
+import { TerminalSockets } from './routes/v0/terminal-sockets';
+import { ConversationTerminals } from './conversations/conversation-terminals';
+import { Upgrades } from './http/upgrades';
+import { TERMINAL_KEY_PROTOCOL_PREFIX } from '../shared/api/terminal';
 import { conversationWorkspaceRoutes } from './routes/v0/conversation-workspace';
 import { localRepositoryRoutes } from './routes/v0/local-repository';
 import type { RouteSpec } from './http/routes';
@@ -161,6 +166,11 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     extra: extraOrigins,
   };
 
+  const terminals = new ConversationTerminals(context, conversations);
+  const terminalSockets = new TerminalSockets(terminals);
+  const upgrades = new Upgrades();
+  sessionKey.onRotate(() => terminalSockets.closeAll('The session key changed'));
+
   const routes: RouteSpec[] = [];
   routes.push(
     ...serverRoutes(
@@ -178,6 +188,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     ...conversationWorkspaceRoutes(context, conversations),
     ...localRepositoryRoutes(context, conversations),
     ...conversationStreamRoutes(conversations, events, sessionKey),
+    ...conversationTerminalRoutes(terminals, terminalSockets, upgrades),
     ...appConversationRoutes(appConversations),
     ...v1EventRoutes(db),
   );
@@ -195,6 +206,11 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     strict: config.strictPort ?? false,
   });
   port = listening.port;
+  // Websocket handshakes other than socket.io's go through the app (the terminal's).
+  upgrades.attach(listening.server, app, {
+    skip: (req) => req.url?.startsWith('/socket.io/') === true,
+    keyProtocolPrefix: TERMINAL_KEY_PROTOCOL_PREFIX,
+  });
   const sockets = attachSocketServer(listening.server, {
     conversations,
     events,
@@ -224,6 +240,8 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);
       sockets.engine.close();
+      terminalSockets.closeAll('The service is closing');
+      await terminals.closeAll();
       agentServers.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();

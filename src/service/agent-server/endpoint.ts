@@ -1,6 +1,4 @@
-import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { sameKey } from '../http/api-keys';
 import { createApp } from '../http/app';
@@ -9,6 +7,7 @@ import { answerClientErrorsAsJson } from '../http/client-errors';
 import { httpError } from '../http/errors';
 import { buildOpenApi } from '../http/openapi';
 import { defineRoute, type RouteSpec } from '../http/routes';
+import { Upgrades } from '../http/upgrades';
 import { sandboxKey } from '../secrets/sandbox-key';
 import { type AgentServerDeps, SandboxConversations } from './backend';
 import { EventsSockets, GOING_AWAY } from './events-socket';
@@ -47,12 +46,6 @@ function documentRoute(routes: RouteSpec[], version: string): RouteSpec {
   });
 }
 
-interface Upgrade {
-  socket: Duplex;
-  head: Buffer;
-  res: ServerResponse;
-}
-
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -71,7 +64,7 @@ function listen(server: Server, port: number): Promise<number> {
  * the raw socket over.
  */
 export class AgentServerEndpoint {
-  private readonly upgrades = new WeakMap<IncomingMessage, Upgrade>();
+  private readonly upgrades = new Upgrades();
   private readonly sockets: EventsSockets;
   private readonly server: Server;
   private port = 0;
@@ -79,9 +72,8 @@ export class AgentServerEndpoint {
   private constructor(private readonly options: EndpointOptions) {
     const { deps, sandboxId } = options;
     const conversations = new SandboxConversations(deps, sandboxId, (id, query, req) => {
-      const upgrade = this.upgrades.get(req);
+      const upgrade = this.upgrades.take(req);
       if (!upgrade) throw httpError(426, 'Upgrade Required');
-      upgrade.res.detachSocket(upgrade.socket as Socket);
       this.sockets.accept(req, upgrade.socket, upgrade.head, id, query);
     });
     this.sockets = new EventsSockets(conversations, deps);
@@ -102,15 +94,7 @@ export class AgentServerEndpoint {
     });
     this.server = createServer(app);
     answerClientErrorsAsJson(this.server);
-    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const res = new ServerResponse(req);
-      res.shouldKeepAlive = false;
-      res.assignSocket(socket as Socket);
-      // A refused handshake gets the app's JSON answer, then the connection ends.
-      res.on('finish', () => socket.end());
-      this.upgrades.set(req, { socket, head, res });
-      app(req, res);
-    });
+    this.upgrades.attach(this.server, app);
   }
 
   /** Listens on `preferredPort` when it is free (the port it had before a pause), else on any free port. */

@@ -55,6 +55,30 @@ export interface StdioCommand {
   env: Record<string, string>;
 }
 
+/** A terminal's size in character cells. */
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
+/** What a person's terminal starts with. */
+export interface TerminalOptions extends TerminalSize {
+  /** Bytes the terminal printed, in order. */
+  onData(chunk: Buffer): void;
+  /** The shell ended; called once, with its exit code (128 + signal when killed), -1 when unknown. */
+  onExit(exitCode: number): void;
+}
+
+/** An interactive shell on a TTY of its own, for a person (not the agent's shell). */
+export interface SandboxTerminal {
+  /** Keystrokes and pastes; ignored once the shell has ended. */
+  write(data: Buffer): void;
+  /** Changes the TTY's size (the programs on it get SIGWINCH). */
+  resize(size: TerminalSize): Promise<void>;
+  /** Hangs the terminal up and ends its shell (killed when it does not exit on the hang-up). */
+  close(): Promise<void>;
+}
+
 /**
  * A RUNNING sandbox as the rest of the service sees it, whatever runs it: where its workspace is, and how to
  * run commands, a shell, file operations and MCP servers in it. `SandboxService.workspace(id)` hands one out;
@@ -91,6 +115,12 @@ export interface SandboxWorkspace {
    * stop, continue and end it, until `release()`.
    */
   shell(options: WorkspaceShellOptions): ShellSession;
+
+  /**
+   * A person's interactive shell: bash on a TTY of `size`, as the sandbox user in the working directory,
+   * started and resolved once it runs. Nothing of the agent's shell or of the conversation's secrets is in it.
+   */
+  terminal(options: TerminalOptions): Promise<SandboxTerminal>;
 
   /**
    * Puts an executable script outside the workspace, where the sandbox user can run it but code in the

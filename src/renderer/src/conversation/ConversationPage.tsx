@@ -65,7 +65,7 @@ export function ConversationPage({ conversationId }: { conversationId: string })
           {pending && <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />}
           <Composer conversation={info} />
         </div>
-        <WorkspacePanel conversationId={conversationId} revision={revision} />
+        <WorkspacePanel conversationId={conversationId} revision={revision} events={events} />
       </div>
     </div>
   );

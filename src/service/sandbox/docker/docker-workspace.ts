@@ -5,14 +5,17 @@ import { CommandNotFound, type AppPorts } from '../sandbox-models';
 import type {
   ExecOptions,
   ExecResult,
+  SandboxTerminal,
   SandboxWorkspace,
   StdioCommand,
+  TerminalOptions,
   WorkspaceShellOptions,
 } from '../sandbox-workspace';
 import { DockerShellTransport } from '../shell/docker-transport';
 import { ShellSession } from '../shell/shell-session';
 import { bundledNode, isBundledCommand, RUNTIME_BIN } from './bundled-runtime';
 import { dockerExec } from './docker-exec';
+import { openDockerTerminal } from './docker-terminal';
 import { provideBundledRuntime } from './runtime-copy';
 
 export interface DockerWorkspaceOptions {
@@ -73,6 +76,10 @@ export class DockerWorkspace implements SandboxWorkspace {
       files: this.files,
     });
     return new ShellSession(transport, sessionOptions);
+  }
+
+  terminal(options: TerminalOptions): Promise<SandboxTerminal> {
+    return openDockerTerminal(this.container, { ...options, user: this.user, workingDir: this.workingDir });
   }
 
   /** In Dockhand's folder of the image (`/opt/dockhand/bin`), written as root. */

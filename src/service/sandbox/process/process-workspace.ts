@@ -7,14 +7,18 @@ import { CommandNotFound, type AppPorts } from '../sandbox-models';
 import type {
   ExecOptions,
   ExecResult,
+  SandboxTerminal,
   SandboxWorkspace,
   StdioCommand,
+  TerminalOptions,
   WorkspaceShellOptions,
 } from '../sandbox-workspace';
+import { pauseProcessTree, resumeProcessTree } from '../shell/process-tree';
 import { ProcessShellTransport } from '../shell/process-transport';
 import { ShellSession } from '../shell/shell-session';
 import { localRealpath } from './local-realpath';
 import { processExec } from './process-exec';
+import { openProcessTerminal } from './process-terminal';
 import type { SandboxProcess } from './sandbox-processes';
 
 export interface ProcessWorkspaceOptions {
@@ -74,6 +78,26 @@ export class ProcessWorkspace implements SandboxWorkspace {
       }),
     );
     return shell;
+  }
+
+  /** Like the shell, the terminal and its jobs are the sandbox's until the terminal ends. */
+  async terminal(options: TerminalOptions): Promise<SandboxTerminal> {
+    let release = (): void => undefined;
+    const terminal = await openProcessTerminal({
+      ...options,
+      onExit: (exitCode) => {
+        release();
+        options.onExit(exitCode);
+      },
+      workingDir: this.workingDir,
+      env: { ...this.options.env, TERM: 'xterm-256color' },
+    });
+    release = this.options.adopt({
+      pause: () => pauseProcessTree(terminal.pid),
+      resume: () => resumeProcessTree(terminal.pid),
+      kill: () => terminal.close(),
+    });
+    return terminal;
   }
 
   async installHelper(name: string, script: string): Promise<string> {
