@@ -182,7 +182,7 @@ test('configure, start on a repository, confirm a risky command, review the diff
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   const header = page.locator('.conversation-header');
   await expect(header.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
-  await expect(page.locator('.conversation-facts')).toContainText('Stopped');
+  await expect(header.locator('.state-pill')).toHaveText('Stopped');
   await screenshot(page, 'flow-8-stopped');
   expect(agent.unplayed).toBe(0);
 });

@@ -89,6 +89,7 @@ test.describe('with no Docker engine', () => {
 
     await page.goto(service.link);
     const status = page.getByRole('region', { name: 'Service status' });
+    await status.getByRole('button', { name: 'Docker not running' }).click();
     const docker = status.getByRole('note', { name: 'Sandboxes cannot start until Docker is available' });
     await expect(docker).toContainText('/nonexistent/dockhand-e2e.sock');
     await expect(docker).toContainText(`Fix: ${(info.docker.fix ?? '').replaceAll('`', '')}`);

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
+import type { SandboxInfo } from '../../../shared/api/sandboxes';
 import { useDeleteConversation, useRenameConversation } from '../api/conversation-queries';
 import { ConfirmChoice } from '../ui/ConfirmChoice';
 import { formErrors } from '../ui/form-errors';
@@ -56,7 +57,12 @@ type Mode = 'view' | 'rename' | 'delete';
 type Action = Exclude<Mode, 'view'>;
 
 /** A conversation in the full list, renamed in place or deleted after a question. */
-export function ConversationListItem({ conversation }: { conversation: ConversationInfo }) {
+interface ConversationListItemProps {
+  conversation: ConversationInfo;
+  sandbox: SandboxInfo | undefined;
+}
+
+export function ConversationListItem({ conversation, sandbox }: ConversationListItemProps) {
   const [mode, setMode] = useState<Mode>('view');
   // Back from renaming or from the question, focus returns to the button that started it.
   const [returnTo, setReturnTo] = useState<Action | null>(null);
@@ -76,7 +82,7 @@ export function ConversationListItem({ conversation }: { conversation: Conversat
   }
   return (
     <li className="conversation-item">
-      <ConversationSummary conversation={conversation} />
+      <ConversationSummary conversation={conversation} sandbox={sandbox} />
       {remove.isError && <p className="field-error">{remove.error.message}</p>}
       {mode === 'delete' ? (
         <ConfirmChoice

@@ -2,7 +2,8 @@ import { memo } from 'react';
 import { Markdown } from '../ui/Markdown';
 import { DiffView } from './DiffView';
 import type { CommandRow, EditRow, ReadRow, RepositoryCode, TimelineRow } from './timeline';
-import { agentStateText, REPOSITORY_CODE_WORDS, riskLevel } from './words';
+import { agentStateText } from '../../../shared/conversation-state';
+import { REPOSITORY_CODE_WORDS, riskLevel } from './words';
 
 const EDIT_VERBS: Record<string, string> = {
   create: 'Created',
