@@ -106,6 +106,20 @@ test('10 000 streamed events stay windowed, follow the end, and jump back after 
   const rendered = await list.locator('.vlog-row').count();
   expect(rendered).toBeGreaterThan(0);
   expect(rendered).toBeLessThan(100);
+  // Rows are compact: a successful command is one line, so a 1280×800 window shows at least 15 of them.
+  const inView = await list.evaluate((viewport) => {
+    const box = viewport.getBoundingClientRect();
+    return [...viewport.querySelectorAll('.vlog-row')].filter((row) => {
+      const rect = row.getBoundingClientRect();
+      return rect.height > 0 && rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1;
+    }).length;
+  });
+  expect(inView).toBeGreaterThanOrEqual(15);
+  const echo = list.locator('.terminal-compact').filter({ hasText: 'echo 2498' });
+  await expect(echo).toContainText('exit 0');
+  await expect(echo.locator('.terminal-body')).toBeHidden();
+  await echo.locator('summary').click();
+  await expect(echo.locator('.terminal-body')).toHaveText(/^\$ echo 2498\s+2498$/);
   await screenshot(page, 'conversation-10k-end');
 
   await list.focus();

@@ -47,6 +47,20 @@ export function ConversationHeader({
           <StatePill state={state} withStage />
           {stage && <span className="state-note">{stage}</span>}
         </span>
+        <p className="conversation-context">
+          <RepositoryLabel conversation={conversation} />
+          <span title="Environment variables of the sandbox's shell that hold your secrets">
+            Sandbox secrets:{' '}
+            {conversation.sandbox_secrets.length > 0
+              ? conversation.sandbox_secrets.map((name, index) => (
+                  <span key={name}>
+                    {index > 0 && ', '}
+                    <code>{name}</code>
+                  </span>
+                ))
+              : 'none'}
+          </span>
+        </p>
         <div className="conversation-actions">
           {active && agentState === 'paused' && (
             <button
@@ -91,20 +105,6 @@ export function ConversationHeader({
           )}
         </div>
       </div>
-      <p className="conversation-context">
-        <RepositoryLabel conversation={conversation} />
-        <span title="Environment variables of the sandbox's shell that hold your secrets">
-          Secrets in the sandbox:{' '}
-          {conversation.sandbox_secrets.length > 0
-            ? conversation.sandbox_secrets.map((name, index) => (
-                <span key={name}>
-                  {index > 0 && ', '}
-                  <code>{name}</code>
-                </span>
-              ))
-            : 'none'}
-        </span>
-      </p>
       {start.error && <StartFailure error={start.error} />}
       {(stop.error ?? changeState.error) && (
         <Notice tone="error" live>
