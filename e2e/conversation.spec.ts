@@ -218,7 +218,15 @@ test('the Conversations page renames in place and deletes after asking', async (
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await page.getByLabel('Search by title').fill('');
 
-  await list.getByRole('button', { name: `Rename ${title}` }).click();
+  // A row tells conversations apart: state, repository, model.
+  const row = list.getByRole('listitem').filter({ hasText: title });
+  await expect(row.locator('.state-pill')).toHaveText(/^(Starting|Idle)/);
+  await expect(row).toContainText('No repository');
+  await expect(row).toContainText('openai/gpt-4o');
+
+  // Rename and Delete are in the row's ⋯ menu.
+  await list.getByRole('button', { name: `More actions for ${title}` }).click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
   const input = page.getByLabel(`New title for ${title}`);
   await expect(input).toBeFocused();
   await input.fill('   ');
@@ -227,10 +235,14 @@ test('the Conversations page renames in place and deletes after asking', async (
   await input.fill('Renamed by the test');
   await input.press('Enter');
   await expect(list.getByRole('link', { name: 'Renamed by the test' })).toBeVisible();
-  await expect(list.getByRole('button', { name: 'Rename Renamed by the test' })).toBeFocused();
+  const menu = list.getByRole('button', { name: 'More actions for Renamed by the test' });
+  await expect(menu).toBeFocused();
   await screenshot(page, 'conversation-list');
 
-  await list.getByRole('button', { name: 'Delete Renamed by the test' }).click();
+  await menu.press('Enter');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
+  await page.keyboard.press('Enter');
   const question = page.getByRole('group', { name: 'Confirm deleting Renamed by the test' });
   await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await question.getByRole('button', { name: 'Delete' }).click();

@@ -10,10 +10,12 @@ interface ConversationSummaryProps {
   conversation: ConversationInfo;
   /** Its sandbox, when the list of sandboxes is at hand. */
   sandbox?: SandboxInfo | undefined;
+  /** Its model, when known. */
+  model?: string | undefined;
 }
 
-/** A conversation's title (a link to it), state, repository and when it last changed. */
-export function ConversationSummary({ conversation, sandbox }: ConversationSummaryProps) {
+/** A conversation's title (a link to it), state, repository@branch, model and when it last changed. */
+export function ConversationSummary({ conversation, sandbox, model }: ConversationSummaryProps) {
   const state = conversationState({
     ...conversation,
     sandbox_status: sandbox?.status,
@@ -27,6 +29,11 @@ export function ConversationSummary({ conversation, sandbox }: ConversationSumma
       <p className="conversation-meta">
         <StatePill state={state} />
         <RepositoryLabel conversation={conversation} />
+        {model && (
+          <span className="conversation-model" title="Model">
+            {model}
+          </span>
+        )}
         <span>Updated {formatWhen(conversation.last_updated_at)}</span>
       </p>
     </div>
