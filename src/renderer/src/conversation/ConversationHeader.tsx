@@ -1,6 +1,7 @@
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import type { SandboxInfo } from '../../../shared/api/sandboxes';
 import type { ConversationState } from '../../../shared/conversation-state';
+import { useStartBlocker } from '../api/server-queries';
 import { useChangeAgentState, useStartConversation, useStopConversation } from '../api/conversation-queries';
 import { StartFailure } from '../start/StartFailure';
 import { Notice } from '../ui/Notice';
@@ -37,6 +38,7 @@ export function ConversationHeader({
   const changeState = useChangeAgentState(id);
   const active = conversation.status !== 'STOPPED';
   const busy = start.isPending || stop.isPending || changeState.isPending;
+  const blocker = useStartBlocker();
   const stage = state.phase === 'starting' && startingNote ? startingNote : null;
 
   return (
@@ -97,7 +99,8 @@ export function ConversationHeader({
             <button
               type="button"
               className="button-primary button-small"
-              disabled={busy}
+              disabled={busy || blocker !== null}
+              title={blocker ?? undefined}
               onClick={() => start.mutate()}
             >
               {start.isPending ? 'Starting…' : 'Start'}

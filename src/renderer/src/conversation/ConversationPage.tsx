@@ -3,6 +3,7 @@ import { isApiError } from '../api/api-error';
 import { conversationState } from '../../../shared/conversation-state';
 import { useConversation } from '../api/conversation-queries';
 import { useSandbox } from '../api/sandbox-queries';
+import { useStartBlocker } from '../api/server-queries';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
 import { SplitPane } from '../ui/SplitPane';
@@ -38,6 +39,7 @@ export function ConversationPage({ conversationId }: { conversationId: string })
   const { events, mode, ended, startingNote } = useConversationEvents(conversationId);
   const revision = useMemo(() => workspaceRevision(events), [events]);
   const sandbox = useSandbox(conversation.data?.sandbox_id ?? null);
+  const startBlocker = useStartBlocker();
 
   if (ended === 'deleted' || isApiError(conversation.error, 404)) return <Gone />;
   if (conversation.isPending) return <p className="muted">Loading the conversation…</p>;
@@ -59,6 +61,11 @@ export function ConversationPage({ conversationId }: { conversationId: string })
     sandbox_status: sandbox.data?.status,
     sandbox_error: sandbox.data?.error,
   });
+  // A stopped conversation that cannot start says so where the user would write.
+  const blocked =
+    state.blocked && info.status === 'STOPPED' && startBlocker
+      ? `The conversation is stopped and cannot start now. ${startBlocker}`
+      : state.blocked;
 
   return (
     <div className="conversation">
@@ -86,7 +93,7 @@ export function ConversationPage({ conversationId }: { conversationId: string })
             {pending && (
               <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />
             )}
-            <Composer conversation={info} blocked={state.blocked} />
+            <Composer conversation={info} blocked={blocked} />
           </div>
         }
         second={<WorkspacePanel conversationId={conversationId} revision={revision} />}

@@ -11,6 +11,14 @@ export function WorkspaceProblem({ error, what }: { error: Error; what: string }
       </Notice>
     );
   }
+  if (isApiError(error, 404) && /^Conversation .* not found/.test(error.message)) {
+    // The service names the conversation by its id, which means nothing here.
+    return (
+      <Notice tone="info" title="This conversation no longer exists">
+        <p>It was deleted, so there is no workspace to show.</p>
+      </Notice>
+    );
+  }
   return (
     <Notice tone="error" title={`${what[0]?.toUpperCase()}${what.slice(1)} could not be read`}>
       <p>{error.message}</p>
