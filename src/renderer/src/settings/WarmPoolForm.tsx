@@ -22,7 +22,7 @@ export function WarmPoolForm({ settings }: { settings: StoredSettings | null }) 
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-labelledby="warm-pool-heading">
-      <h2 id="warm-pool-heading">Sandboxes</h2>
+      <h3 id="warm-pool-heading">Warm pool</h3>
       <InputField
         id="warm-pool-size"
         label="Warm containers"

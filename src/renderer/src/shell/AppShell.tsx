@@ -21,7 +21,7 @@ function Page({ route }: { route: Route }) {
     case 'sandboxes':
       return <SandboxesPage />;
     case 'settings':
-      return <SettingsPage />;
+      return <SettingsPage section={route.section} />;
     case 'not-found':
       return <NotFoundPage />;
   }
