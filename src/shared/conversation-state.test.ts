@@ -31,8 +31,18 @@ describe('conversationState', () => {
 
   it('is starting while the runtime is still setting up, or the sandbox is', () => {
     expect(phaseOf({ runtime_status: 'STATUS$SETTING_UP_SKILLS' })).toBe('starting');
-    expect(phaseOf({ sandbox_status: 'STARTING' })).toBe('starting');
+    expect(phaseOf({ runtime_status: null, sandbox_status: 'STARTING' })).toBe('starting');
     expect(phaseOf({ status: 'STARTING', runtime_status: null })).toBe('starting');
+  });
+
+  it('believes a ready runtime over a sandbox status that still says starting', () => {
+    const state = conversationState({
+      ...running,
+      agent_state: 'awaiting_user_confirmation',
+      sandbox_status: 'STARTING',
+    });
+    expect(state.phase).toBe('needs_you');
+    expect(state.details).toContain('Sandbox: starting');
   });
 
   it('is an error, not running, when the agent stopped on an error', () => {

@@ -160,7 +160,8 @@ function phaseAndStage(input: ConversationStateInput): [ConversationPhase, strin
   if (status === 'STARTING' || (runtime !== null && STARTING_STAGES.has(runtime))) {
     return ['starting', runtimeStatusText(runtime ?? 'STATUS$STARTING_RUNTIME')];
   }
-  if (sandbox === 'STARTING') return ['starting', 'Starting the sandbox'];
+  // A ready runtime outranks a sandbox status that has not caught up (it reports STARTING until probed).
+  if (sandbox === 'STARTING' && runtime === null) return ['starting', 'Starting the sandbox'];
   if (sandbox === 'PAUSED') return ['paused', 'Sandbox suspended'];
   if (agent === 'paused') return ['paused', 'Agent paused'];
   // The confirmation panel says what waits; the pill need not.

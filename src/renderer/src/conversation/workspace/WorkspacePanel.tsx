@@ -1,16 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useRefreshWorkspace } from '../../api/workspace-queries';
 import { Tabs, type Tab } from '../../ui/Tabs';
 import { ChangesPanel } from './ChangesPanel';
 import { FilesPanel } from './FilesPanel';
 import { WebHostsPanel } from './WebHostsPanel';
 
-type WorkspaceTab = 'changes' | 'files' | 'web-hosts';
+/** A tab of the panel: adding a view is adding an entry here. */
+interface WorkspaceTab extends Tab<string> {
+  render: (conversationId: string) => ReactNode;
+}
 
-const TABS: readonly Tab<WorkspaceTab>[] = [
-  { key: 'changes', label: 'Changes' },
-  { key: 'files', label: 'Files' },
-  { key: 'web-hosts', label: 'Web hosts' },
+const TABS: readonly WorkspaceTab[] = [
+  { key: 'changes', label: 'Changes', render: (id) => <ChangesPanel conversationId={id} /> },
+  { key: 'files', label: 'Files', render: (id) => <FilesPanel conversationId={id} /> },
+  { key: 'web-hosts', label: 'Web hosts', render: (id) => <WebHostsPanel conversationId={id} /> },
 ];
 
 interface WorkspacePanelProps {
@@ -21,8 +24,9 @@ interface WorkspacePanelProps {
 
 /** Beside the events: what the agent changed, the workspace's files and its web hosts, one tab each. */
 export function WorkspacePanel({ conversationId, revision }: WorkspacePanelProps) {
-  const [tab, setTab] = useState<WorkspaceTab>('changes');
+  const [tab, setTab] = useState('changes');
   const refresh = useRefreshWorkspace(conversationId);
+  const shown = TABS.find((candidate) => candidate.key === tab) ?? TABS[0];
 
   useEffect(() => {
     if (revision >= 0) void refresh();
@@ -31,9 +35,7 @@ export function WorkspacePanel({ conversationId, revision }: WorkspacePanelProps
   return (
     <section className="workspace-panel" aria-label="Workspace">
       <Tabs tabs={TABS} selected={tab} onSelect={setTab} label="Workspace views">
-        {tab === 'changes' && <ChangesPanel conversationId={conversationId} />}
-        {tab === 'files' && <FilesPanel conversationId={conversationId} />}
-        {tab === 'web-hosts' && <WebHostsPanel conversationId={conversationId} />}
+        {shown?.render(conversationId)}
       </Tabs>
     </section>
   );
