@@ -18,7 +18,7 @@ test('the status strip shows the Docker state and where secrets are stored', asy
     await expect(items.filter({ hasText: 'Docker available' })).toBeVisible();
   } else {
     await status.getByRole('button', { name: /Docker/ }).click();
-    await expect(status).toContainText(info.docker.error ?? 'missing error');
+    await expect(status).toContainText(info.docker.error ?? 'missing error', { ignoreCase: true });
     await page.keyboard.press('Escape');
   }
   // A problem is a chip, not a banner: its details open on click and close with Escape.
@@ -52,7 +52,8 @@ test.describe('with no Docker engine and no reachable keychain', () => {
     await expect(items.filter({ hasText: 'Keychain unavailable' })).toBeVisible();
     await status.getByRole('button', { name: 'Docker not running' }).click();
     const docker = status.getByRole('note', { name: 'Sandboxes cannot start until Docker is available' });
-    await expect(docker).toContainText(shownText(info.docker.error));
+    // Shown as a sentence: its first letter in upper case.
+    await expect(docker).toContainText(shownText(info.docker.error), { ignoreCase: true });
     await expect(docker).toContainText(`Fix: ${shownText(info.docker.fix)}`);
 
     await status.getByRole('button', { name: 'Keychain unavailable' }).click();

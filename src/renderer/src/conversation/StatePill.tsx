@@ -15,8 +15,10 @@ export function StatePill({ state, withStage = false }: StatePillProps) {
       title={state.details.join('\n')}
     >
       <span className="state-dot" aria-hidden="true" />
-      {state.label}
-      {withStage && state.stage && <span className="state-stage">: {state.stage}</span>}
+      <span>
+        {state.label}
+        {withStage && state.stage && <span className="state-stage">: {state.stage}</span>}
+      </span>
     </span>
   );
 }
