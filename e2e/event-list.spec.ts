@@ -179,3 +179,42 @@ test('without the stream, events are polled and new ones appear', async ({ page,
   await expect(list.getByText('Reply number 59')).toBeVisible();
   expect(startIds).toContain(200);
 });
+
+test('the conversation fills the window, with a split the keyboard moves and the next visit remembers', async ({
+  page,
+  service,
+}) => {
+  const id = 'synthetic-split';
+  await routeConversation(page, conversationInfo(id, 'Split'));
+  await page.route(
+    (url) => url.pathname === `/api/conversations/${id}/events/stream`,
+    (route) =>
+      route.fulfill({ status: 200, contentType: 'text/event-stream', body: sseBody(syntheticEvents(3)) }),
+  );
+  await page.goto(service.link);
+  await page.evaluate((hash) => (window.location.hash = hash), `#/conversations/${id}`);
+  const events = page.getByRole('region', { name: 'Conversation events' });
+  await expect(events.getByText('Reply number 2')).toBeVisible();
+
+  // The sidebar, the page and the status bar fill the 1280×800 window and no more.
+  const viewport = page.viewportSize();
+  expect((await page.getByRole('navigation', { name: 'Main' }).boundingBox())?.height).toBe(viewport?.height);
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBe(viewport?.height);
+
+  const divider = page.getByRole('separator', { name: 'Resize the conversation and the workspace' });
+  const before = Number(await divider.getAttribute('aria-valuenow'));
+  const widthBefore = (await events.boundingBox())?.width ?? 0;
+  await divider.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(divider).toHaveAttribute('aria-valuenow', String(before - 4));
+  expect((await events.boundingBox())?.width).toBeLessThan(widthBefore);
+
+  await page.reload();
+  await expect(events.getByText('Reply number 2')).toBeVisible();
+  await expect(divider).toHaveAttribute('aria-valuenow', String(before - 4));
+  await page.keyboard.press('Tab');
+  await divider.focus();
+  await page.keyboard.press('End');
+  await expect(divider).toHaveAttribute('aria-valuenow', '80');
+});
