@@ -23,15 +23,15 @@ test('the Sandboxes page shows the warm pool, and Settings changes its size', as
   await expect(page.getByRole('tab', { name: 'Sandboxes' })).toHaveAttribute('aria-selected', 'true');
   const size = page.getByLabel('Warm containers');
   await size.fill('9');
-  await page.getByRole('form', { name: 'Warm pool' }).getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('form', { name: 'Sandboxes' }).getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Enter 5 or less.')).toBeVisible();
   await expect(size).toHaveAttribute('aria-invalid', 'true');
   await screenshot(page, 'warm-pool-setting-invalid');
   await size.fill('0');
-  await page.getByRole('form', { name: 'Warm pool' }).getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('form', { name: 'Warm pool' })).toContainText('Saved.');
+  await page.getByRole('form', { name: 'Sandboxes' }).getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('form', { name: 'Sandboxes' })).toContainText('Settings saved.');
 
-  await page.getByRole('form', { name: 'Warm pool' }).getByRole('link', { name: 'Sandboxes' }).click();
+  await page.getByRole('form', { name: 'Sandboxes' }).getByRole('link', { name: 'Sandboxes' }).click();
   await expect(pool).toContainText('Off: each conversation creates its container when it starts', {
     timeout: 30_000,
   });

@@ -22,6 +22,7 @@ import { LlmCheckOutcome } from './LlmCheckOutcome';
 
 const DEFAULT_MAX_ITERATIONS = 500;
 const DEFAULT_CONDENSER_SIZE = 120;
+const DEFAULT_WARM_POOL = 1;
 
 interface Draft {
   provider: LlmProviderId;
@@ -36,6 +37,7 @@ interface Draft {
   condenserSize: string;
   sandboxImage: string;
   sandboxProvider: 'docker' | 'process';
+  warmPool: string;
 }
 
 const FIELDS = [
@@ -50,6 +52,7 @@ const FIELDS = [
   'condenser_max_size',
   'sandbox_base_container_image',
   'sandbox_provider',
+  'sandbox_warm_pool',
 ] as const;
 
 /** The section each field is shown in, to name a section whose fields were rejected while another shows. */
@@ -65,6 +68,7 @@ const SECTION_OF: Record<(typeof FIELDS)[number], { key: LlmFormSection; label: 
   condenser_max_size: { key: 'agent', label: 'Agent' },
   sandbox_base_container_image: { key: 'sandboxes', label: 'Sandboxes' },
   sandbox_provider: { key: 'sandboxes', label: 'Sandboxes' },
+  sandbox_warm_pool: { key: 'sandboxes', label: 'Sandboxes' },
 };
 
 const PATTERN_HINTS = {
@@ -86,6 +90,7 @@ function draftOf(settings: StoredSettings | null): Draft {
     condenserSize: settings?.condenser_max_size?.toString() ?? '',
     sandboxImage: settings?.sandbox_base_container_image ?? '',
     sandboxProvider: settings?.sandbox_provider ?? 'docker',
+    warmPool: String(settings?.sandbox_warm_pool ?? DEFAULT_WARM_POOL),
   };
 }
 
@@ -109,14 +114,16 @@ function editsOf(draft: Draft): SettingsEdits {
     condenser_max_size: orNull(draft.condenserSize),
     sandbox_base_container_image: orNull(draft.sandboxImage),
     sandbox_provider: draft.sandboxProvider,
+    // Sent as typed: the service answers 422 for anything but a whole number from 0 to 5.
+    sandbox_warm_pool: orNull(draft.warmPool),
   };
 }
 
-/** Model, endpoint, key, agent limits and the sandbox image. `settings` is null when never saved. */
 /** The parts of Settings this form holds; it stays mounted (keeping unsaved edits) while another shows. */
 export type LlmFormSection = 'llm' | 'agent' | 'sandboxes';
 
 interface LlmSettingsFormProps {
+  /** Null when never saved. */
   settings: StoredSettings | null;
   /** The part shown, or null while Settings shows a section of another form. */
   section: LlmFormSection | null;
@@ -413,6 +420,25 @@ export function LlmSettingsForm({ settings, section }: LlmSettingsFormProps) {
           placeholder="e.g. dockhand/sandbox:1.0.0"
           value={draft.sandboxImage}
           onChange={(e) => edit({ sandboxImage: e.target.value })}
+        />
+        <InputField
+          id="warm-pool-size"
+          label="Warm containers"
+          hint={
+            <>
+              Containers of the default image made ahead of time and paused, so a new conversation starts at
+              once. 0 turns this off; at most 5. Each one holds some memory while paused; see{' '}
+              <a href={ROUTES.sandboxes}>Sandboxes</a>.
+            </>
+          }
+          error={errors.fields.sandbox_warm_pool}
+          className="input-short"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={5}
+          value={draft.warmPool}
+          onChange={(e) => edit({ warmPool: e.target.value })}
         />
       </div>
 

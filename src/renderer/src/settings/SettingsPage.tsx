@@ -10,7 +10,6 @@ import { GitProvidersForm } from './GitProvidersForm';
 import { LlmSettingsForm, type LlmFormSection } from './LlmSettingsForm';
 import { McpServersForm } from './McpServersForm';
 import { SecretList } from './SecretList';
-import { WarmPoolForm } from './WarmPoolForm';
 
 type SectionKey = 'llm' | 'agent' | 'git' | 'mcp' | 'secrets' | 'sandboxes' | 'appearance';
 
@@ -85,7 +84,6 @@ export function SettingsPage({ section: initial }: { section: string | null }) {
             </section>
           )}
           {section === 'mcp' && <McpServersForm settings={settings.data} />}
-          {section === 'sandboxes' && <WarmPoolForm settings={settings.data} />}
           {section === 'secrets' && (
             <section aria-labelledby="secrets-heading">
               <h2 id="secrets-heading">Custom secrets</h2>
