@@ -90,8 +90,10 @@ test('a conversation started from Home shows the command, its output and the rep
   await expect(command.getByText('exit 0')).toBeVisible();
   await expect(events.getByText('The command printed hello.')).toBeVisible(AGENT_WAIT);
   await expect(events.locator('strong', { hasText: 'hello' })).toBeVisible();
-  await expect(page.locator('.conversation-facts')).toContainText('Ready');
-  await expect(page.locator('.conversation-facts')).toContainText('Waiting for your message');
+  const pill = page.locator('.conversation-header .state-pill');
+  await expect(pill).toHaveText('Idle');
+  // The facts the one state is made of are in its tooltip.
+  await expect(pill).toHaveAttribute('title', /Agent: Waiting for your message/);
 
   agent.say({ text: 'You are welcome.' });
   await page.getByLabel('Message', { exact: true }).fill('Thank you');
@@ -102,15 +104,19 @@ test('a conversation started from Home shows the command, its output and the rep
   await screenshot(page, 'conversation-run');
 
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
-  await expect(page.locator('.conversation-facts')).toContainText('Stopped');
-  await expect(page.locator('.conversation-header').getByRole('button', { name: 'Start' })).toBeVisible();
-  const composer = page.getByRole('form', { name: 'Message the agent' });
-  await expect(composer.getByText('Start the conversation to send messages')).toBeVisible();
+  await expect(pill).toHaveText('Stopped');
+  // One way to start, and a message box that says why it cannot be used.
+  await expect(page.getByRole('button', { name: /^Start/ })).toHaveCount(1);
+  const message = page.getByLabel('Message', { exact: true });
+  await expect(message).toBeDisabled();
+  await expect(message).toHaveAccessibleDescription(
+    'The conversation is stopped. Start it to send messages.',
+  );
   await screenshot(page, 'conversation-stopped');
 
-  await composer.getByRole('button', { name: 'Start conversation' }).click();
-  await expect(page.locator('.conversation-facts')).toContainText('Running', AGENT_WAIT);
-  await expect(composer.getByText('Start the conversation to send messages')).toHaveCount(0);
+  await page.locator('.conversation-header').getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(pill).toHaveText('Idle', AGENT_WAIT);
+  await expect(message).toBeEnabled();
   expect(agent.unplayed).toBe(0);
 });
 
@@ -127,7 +133,8 @@ test('in confirmation mode the agent waits for Confirm, and Alt+N rejects', asyn
   await expect(confirmation).toContainText('touch /tmp/x && ls /tmp/x');
   await expect(confirmation).toContainText(/Risk: (LOW|MEDIUM|HIGH|UNKNOWN)/);
   const events = page.getByRole('region', { name: 'Conversation events' });
-  await expect(events.getByText('Waiting for your confirmation')).toBeVisible();
+  const pill = page.locator('.conversation-header .state-pill');
+  await expect(pill).toHaveText('Needs you');
   await screenshot(page, 'conversation-confirm');
 
   await confirmation.getByRole('button', { name: 'Confirm' }).click();
@@ -142,7 +149,7 @@ test('in confirmation mode the agent waits for Confirm, and Alt+N rejects', asyn
   await expect(
     events.locator('.terminal').filter({ hasText: 'rm /tmp/x' }).getByText('Rejected'),
   ).toBeVisible();
-  await expect(page.locator('.conversation-facts')).toContainText('Waiting for your message');
+  await expect(pill).toHaveText('Idle');
   await screenshot(page, 'conversation-rejected');
   expect(agent.unplayed).toBe(0);
 });
@@ -160,14 +167,14 @@ test('Pause holds the agent between commands and Resume lets it go on', async ({
   );
   await startFromHome(page, 'Sleep, then echo');
 
-  const facts = page.locator('.conversation-facts');
+  const pill = page.locator('.conversation-header .state-pill');
   const events = page.getByRole('region', { name: 'Conversation events' });
   await expect(events.locator('.terminal').filter({ hasText: 'sleep 3' })).toContainText(
     'Running…',
     AGENT_WAIT,
   );
   await page.getByRole('button', { name: 'Pause agent' }).click();
-  await expect(facts).toContainText('Paused');
+  await expect(pill).toHaveText('Paused: Agent paused');
   await expect(events.getByRole('separator', { name: 'Agent Paused' })).toBeVisible();
   // The running command finishes; the queued one waits.
   const sleep = events.locator('.terminal').filter({ hasText: 'sleep 3' });
@@ -182,7 +189,7 @@ test('Pause holds the agent between commands and Resume lets it go on', async ({
     AGENT_WAIT,
   );
   await expect(events.getByText('Both commands ran.')).toBeVisible(AGENT_WAIT);
-  await expect(facts).toContainText('Waiting for your message');
+  await expect(pill).toHaveText('Idle');
   expect(agent.unplayed).toBe(0);
 });
 
@@ -211,7 +218,15 @@ test('the Conversations page renames in place and deletes after asking', async (
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await page.getByLabel('Search by title').fill('');
 
-  await list.getByRole('button', { name: `Rename ${title}` }).click();
+  // A row tells conversations apart: state, repository, model.
+  const row = list.getByRole('listitem').filter({ hasText: title });
+  await expect(row.locator('.state-pill')).toHaveText(/^(Starting|Idle)/);
+  await expect(row).toContainText('No repository');
+  await expect(row).toContainText('openai/gpt-4o');
+
+  // Rename and Delete are in the row's ⋯ menu.
+  await list.getByRole('button', { name: `More actions for ${title}` }).click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
   const input = page.getByLabel(`New title for ${title}`);
   await expect(input).toBeFocused();
   await input.fill('   ');
@@ -220,10 +235,14 @@ test('the Conversations page renames in place and deletes after asking', async (
   await input.fill('Renamed by the test');
   await input.press('Enter');
   await expect(list.getByRole('link', { name: 'Renamed by the test' })).toBeVisible();
-  await expect(list.getByRole('button', { name: 'Rename Renamed by the test' })).toBeFocused();
+  const menu = list.getByRole('button', { name: 'More actions for Renamed by the test' });
+  await expect(menu).toBeFocused();
   await screenshot(page, 'conversation-list');
 
-  await list.getByRole('button', { name: 'Delete Renamed by the test' }).click();
+  await menu.press('Enter');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
+  await page.keyboard.press('Enter');
   const question = page.getByRole('group', { name: 'Confirm deleting Renamed by the test' });
   await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await question.getByRole('button', { name: 'Delete' }).click();

@@ -106,6 +106,20 @@ test('10 000 streamed events stay windowed, follow the end, and jump back after 
   const rendered = await list.locator('.vlog-row').count();
   expect(rendered).toBeGreaterThan(0);
   expect(rendered).toBeLessThan(100);
+  // Rows are compact: a successful command is one line, so a 1280×800 window shows at least 15 of them.
+  const inView = await list.evaluate((viewport) => {
+    const box = viewport.getBoundingClientRect();
+    return [...viewport.querySelectorAll('.vlog-row')].filter((row) => {
+      const rect = row.getBoundingClientRect();
+      return rect.height > 0 && rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1;
+    }).length;
+  });
+  expect(inView).toBeGreaterThanOrEqual(15);
+  const echo = list.locator('.terminal-compact').filter({ hasText: 'echo 2498' });
+  await expect(echo).toContainText('exit 0');
+  await expect(echo.locator('.terminal-body')).toBeHidden();
+  await echo.locator('summary').click();
+  await expect(echo.locator('.terminal-body')).toHaveText(/^\$ echo 2498\s+2498$/);
   await screenshot(page, 'conversation-10k-end');
 
   await list.focus();
@@ -164,4 +178,43 @@ test('without the stream, events are polled and new ones appear', async ({ page,
   served = all.length;
   await expect(list.getByText('Reply number 59')).toBeVisible();
   expect(startIds).toContain(200);
+});
+
+test('the conversation fills the window, with a split the keyboard moves and the next visit remembers', async ({
+  page,
+  service,
+}) => {
+  const id = 'synthetic-split';
+  await routeConversation(page, conversationInfo(id, 'Split'));
+  await page.route(
+    (url) => url.pathname === `/api/conversations/${id}/events/stream`,
+    (route) =>
+      route.fulfill({ status: 200, contentType: 'text/event-stream', body: sseBody(syntheticEvents(3)) }),
+  );
+  await page.goto(service.link);
+  await page.evaluate((hash) => (window.location.hash = hash), `#/conversations/${id}`);
+  const events = page.getByRole('region', { name: 'Conversation events' });
+  await expect(events.getByText('Reply number 2')).toBeVisible();
+
+  // The sidebar, the page and the status bar fill the 1280×800 window and no more.
+  const viewport = page.viewportSize();
+  expect((await page.getByRole('navigation', { name: 'Main' }).boundingBox())?.height).toBe(viewport?.height);
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBe(viewport?.height);
+
+  const divider = page.getByRole('separator', { name: 'Resize the conversation and the workspace' });
+  const before = Number(await divider.getAttribute('aria-valuenow'));
+  const widthBefore = (await events.boundingBox())?.width ?? 0;
+  await divider.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(divider).toHaveAttribute('aria-valuenow', String(before - 4));
+  expect((await events.boundingBox())?.width).toBeLessThan(widthBefore);
+
+  await page.reload();
+  await expect(events.getByText('Reply number 2')).toBeVisible();
+  await expect(divider).toHaveAttribute('aria-valuenow', String(before - 4));
+  await page.keyboard.press('Tab');
+  await divider.focus();
+  await page.keyboard.press('End');
+  await expect(divider).toHaveAttribute('aria-valuenow', '80');
 });

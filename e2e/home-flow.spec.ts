@@ -179,6 +179,7 @@ test('first run: onboarding, model with a connection test, a GitHub token, repos
   await expect(saved.getByRole('link', { name: 'Start your first conversation' })).toBeVisible();
 
   // 3. A GitHub token, checked by the (fake) GitHub; its host is the git server the sandbox clones from.
+  await page.getByRole('tab', { name: 'Git providers' }).click();
   await page.getByLabel('Git provider', { exact: true }).selectOption('github');
   await page.getByLabel('Host (optional)').fill(gitServer.host);
   await page.getByLabel('Token', { exact: true }).fill('ghp_not-the-token');
@@ -191,6 +192,7 @@ test('first run: onboarding, model with a connection test, a GitHub token, repos
   await screenshot(page, 'flow-04-git-token');
 
   // 4. Home: the repository, searched on the provider, chosen with the keyboard.
+  await page.getByRole('tab', { name: 'Language model' }).click();
   await saved.getByRole('link', { name: 'Start your first conversation' }).click();
   await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
   const repository = page.getByRole('combobox', { name: 'Repository' });

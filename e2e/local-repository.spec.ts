@@ -47,7 +47,9 @@ test('a repository of this machine: started from the path field, reviewed, appli
         {
           name: 'execute_bash',
           args: {
-            command: "sed -i 's/helo/hello/' greeting.txt && git status --short",
+            // An interpreter cache beside the fix: the sandbox's git excludes keep it out of the review.
+            command:
+              "sed -i 's/helo/hello/' greeting.txt && mkdir -p __pycache__ && touch __pycache__/greet.cpython-311.pyc && git status --short",
             security_risk: 'LOW',
           },
         },
@@ -71,17 +73,29 @@ test('a repository of this machine: started from the path field, reviewed, appli
 
   const events = page.getByRole('region', { name: 'Conversation events' });
   await expect(events.getByText('Fixed the typo in greeting.txt.')).toBeVisible(AGENT_WAIT);
-  // The review lists only the agent's change: the user's uncommitted notes are the starting point.
+  // The review lists only the agent's change: the user's uncommitted notes are the starting point, and
+  // interpreter caches are not changes.
   const changed = page.getByRole('list', { name: 'Changed files' });
   await expect(changed.getByRole('button')).toHaveCount(1, AGENT_WAIT);
   await expect(changed).toContainText('greeter/greeting.txt');
-  await expect(page.getByRole('heading', { name: `Bring the changes back to ${repo.root}` })).toBeVisible();
+  const footer = page.getByRole('heading', { name: `Bring the changes back to ${repo.root}` });
+  await expect(footer).toBeVisible();
+  // Diff first: the ways to bring the work back follow it.
+  const diffBox = await page
+    .getByRole('region', { name: 'Workspace' })
+    .locator('.diff')
+    .first()
+    .boundingBox();
+  const footerBox = await footer.boundingBox();
+  expect(diffBox && footerBox && diffBox.y < footerBox.y).toBe(true);
   expect(repo.read('greeting.txt')).toBe('helo world\n');
   await screenshot(page, 'local-repository-review');
 
   await page.getByRole('button', { name: 'Apply to working tree' }).click();
   const applied = page.getByRole('status').filter({ hasText: 'Changed 1 file' });
   await expect(applied).toContainText('greeting.txt', AGENT_WAIT);
+  // Applied once: the same changes cannot be applied again.
+  await expect(page.getByRole('button', { name: 'Applied to working tree' })).toBeDisabled();
   expect(readFileSync(`${repo.root}/greeting.txt`, 'utf8')).toBe('hello world\n');
   expect(repo.read('notes.md')).toBe('my uncommitted notes\n');
   await applied.scrollIntoViewIfNeeded();

@@ -34,7 +34,11 @@ test('the keyboard alone reaches Settings, with a visible focus ring on the way'
   expect(new URL(page.url()).hash).toBe('#/settings');
   await expect(page.getByRole('main')).toBeFocused();
 
-  // From the page, Tab goes on into the form.
+  // From the page, Tab goes to the chosen section, then into its form.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tab', { name: 'Language model' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tabpanel')).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Provider', { exact: true })).toBeFocused();
   await page.keyboard.press('Tab');

@@ -77,7 +77,7 @@ test('a repository’s setup script waits for the user, shown in the timeline an
   await expect(panel.getByText('curl -s https://example.invalid/x.sh | sh', { exact: false })).toBeVisible();
   const list = page.getByRole('region', { name: 'Conversation events' });
   await expect(list.getByText('.openhands/setup.sh')).toBeVisible();
-  await expect(list.getByText('Waiting for your confirmation')).toBeVisible();
+  await expect(list.getByText('Pending', { exact: true })).toBeVisible();
   await expect(list.getByText('Not run: on the process sandbox', { exact: false })).toBeVisible();
   await expect(page.getByText('MY_API_SECRET')).toBeVisible();
   await screenshot(page, 'repository-code-consent');

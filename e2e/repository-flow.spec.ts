@@ -49,6 +49,7 @@ async function configureModel(page: Page, baseUrl: string): Promise<void> {
   await page.getByLabel('Model', { exact: true }).fill('openai/gpt-4o');
   await page.getByLabel('Base URL').fill(baseUrl);
   await page.getByLabel('API key').fill('sk-test');
+  await page.getByRole('tab', { name: 'Agent' }).click();
   await page.getByLabel('Ask before risky actions (confirmation mode)').check();
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
@@ -67,6 +68,7 @@ test('configure, start on a repository, confirm a risky command, review the diff
   await configureModel(page, llm.baseUrl);
 
   // The git token, checked by the (fake) GitHub; its host is the git server the sandbox clones from.
+  await page.getByRole('tab', { name: 'Git providers' }).click();
   await page.getByLabel('Git provider', { exact: true }).selectOption('github');
   await page.getByLabel('Host (optional)').fill(repositories.git.host);
   await page.getByLabel('Token', { exact: true }).fill(TOKEN);
@@ -182,7 +184,7 @@ test('configure, start on a repository, confirm a risky command, review the diff
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
   const header = page.locator('.conversation-header');
   await expect(header.getByRole('button', { name: 'Start', exact: true })).toBeVisible();
-  await expect(page.locator('.conversation-facts')).toContainText('Stopped');
+  await expect(header.locator('.state-pill')).toHaveText('Stopped');
   await screenshot(page, 'flow-8-stopped');
   expect(agent.unplayed).toBe(0);
 });

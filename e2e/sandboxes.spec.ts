@@ -8,7 +8,10 @@ if (skipReason) console.warn(`Skipping the Sandboxes page test: ${skipReason}`);
 
 test.use({ serviceOptions: { secrets: 'file', env: SANDBOX_ENV } });
 
-test('the Sandboxes page pauses, resumes and, after asking, deletes a sandbox', async ({ page, service }) => {
+test('the Sandboxes page names each sandbox by its conversation, suspends, resumes and, after asking, deletes a sandbox', async ({
+  page,
+  service,
+}) => {
   test.skip(skipReason !== null, skipReason ?? '');
   test.setTimeout(120_000);
   try {
@@ -36,30 +39,36 @@ test('the Sandboxes page pauses, resumes and, after asking, deletes a sandbox', 
 
     const list = page.getByRole('list', { name: 'Sandboxes' });
     const item = list.getByRole('listitem').first();
-    await expect(item).toContainText('Running', { timeout: 60_000 });
+    await expect(item.locator('.badge')).toHaveText('Running', { timeout: 60_000 });
     const sandbox = SandboxInfo.parse(
       ((await service.api('GET', '/api/v1/sandboxes/search')).body as { items: unknown[] }).items[0],
     );
     await expect(item).toContainText(sandbox.id);
-    await expect(item.getByRole('link', { name: `Conversation ${id.slice(0, 5)}` })).toBeVisible();
+    const title = `Conversation ${id.slice(0, 5)}`;
+    await expect(item.getByRole('link', { name: title })).toBeVisible();
+    // The row shows the conversation's one state, as its header and the list do.
+    await expect(item.locator('.state-pill')).toHaveText('Idle');
+    const named = `the sandbox of ${title}`;
     await screenshot(page, 'sandboxes-running');
 
-    await item.getByRole('button', { name: `Pause ${sandbox.id}` }).click();
-    await expect(item).toContainText('Paused');
-    await expect(item.getByRole('button', { name: `Resume ${sandbox.id}` })).toBeVisible();
+    await item.getByRole('button', { name: `Suspend ${named}` }).click();
+    // Suspending the sandbox stops its conversation; the container keeps its files.
+    await expect(item.locator('.badge')).toHaveText('Suspended');
+    await expect(item.locator('.state-pill')).toHaveText('Stopped');
+    await expect(item.getByRole('button', { name: `Resume ${named}` })).toBeVisible();
     await screenshot(page, 'sandboxes-paused');
-    await item.getByRole('button', { name: `Resume ${sandbox.id}` }).click();
-    await expect(item).toContainText('Running', { timeout: 60_000 });
+    await item.getByRole('button', { name: `Resume ${named}` }).click();
+    await expect(item.locator('.badge')).toHaveText('Running', { timeout: 60_000 });
 
     // Escape backs out of the question, with focus back on Delete.
-    await item.getByRole('button', { name: `Delete ${sandbox.id}` }).click();
-    const question = page.getByRole('group', { name: `Confirm deleting ${sandbox.id}` });
+    await item.getByRole('button', { name: `Delete ${named}` }).click();
+    const question = page.getByRole('group', { name: `Confirm deleting ${named}` });
     await expect(question.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(question).toHaveCount(0);
-    await expect(item.getByRole('button', { name: `Delete ${sandbox.id}` })).toBeFocused();
+    await expect(item.getByRole('button', { name: `Delete ${named}` })).toBeFocused();
 
-    await item.getByRole('button', { name: `Delete ${sandbox.id}` }).click();
+    await item.getByRole('button', { name: `Delete ${named}` }).click();
     await screenshot(page, 'sandboxes-delete-question');
     await question.getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByText('No sandboxes')).toBeVisible({ timeout: 30_000 });

@@ -11,6 +11,7 @@ test('rejected settings and MCP servers are marked at their fields, in words', a
   await page.getByLabel('Provider', { exact: true }).selectOption('ollama');
   await expect(page.getByLabel('Base URL')).toHaveValue('http://localhost:11434');
   await page.getByLabel('Model', { exact: true }).fill('ollama/qwen2.5-coder');
+  await page.getByRole('tab', { name: 'Agent' }).click();
   await page.getByLabel('Budget per conversation (USD)').fill('-5');
   await page.getByLabel('Events kept before condensing').fill('5');
   await page.getByRole('button', { name: 'Save settings' }).click();
@@ -29,6 +30,7 @@ test('rejected settings and MCP servers are marked at their fields, in words', a
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
 
   // MCP servers: a URL without a scheme, a name with a space, an env line without "=".
+  await page.getByRole('tab', { name: 'MCP servers' }).click();
   const mcp = page.getByRole('form', { name: 'MCP servers' });
   await mcp.getByRole('button', { name: 'Add SSE server' }).click();
   await mcp.getByRole('group', { name: 'SSE server 1' }).getByLabel('URL').fill('mcp.example.test/sse');
@@ -89,6 +91,7 @@ test.describe('with no Docker engine', () => {
 
     await page.goto(service.link);
     const status = page.getByRole('region', { name: 'Service status' });
+    await status.getByRole('button', { name: 'Docker not running' }).click();
     const docker = status.getByRole('note', { name: 'Sandboxes cannot start until Docker is available' });
     await expect(docker).toContainText('/nonexistent/dockhand-e2e.sock');
     await expect(docker).toContainText(`Fix: ${(info.docker.fix ?? '').replaceAll('`', '')}`);

@@ -26,16 +26,21 @@ test('settings round trip through the form without losing other fields or showin
 
   await page.getByLabel('Model', { exact: true }).fill(MODEL);
   await page.getByLabel('API key', { exact: true }).fill(API_KEY);
+  // Sections of one form: edits in one survive a look at another, and its Save saves both.
+  await page.getByRole('tab', { name: 'Agent' }).click();
+  await expect(page.getByLabel('Model', { exact: true })).toBeHidden();
   await page.getByLabel('Ask before risky actions (confirmation mode)').check();
   await page.getByLabel('Maximum iterations').fill('250');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Language model' }).click();
   await expect(page.getByLabel('API key', { exact: true })).toHaveValue('');
 
   await page.reload();
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue(MODEL);
   await expect(page.getByText('Key set', { exact: true })).toBeVisible();
   await expect(page.getByLabel('API key', { exact: true })).toHaveValue('');
+  await page.getByRole('tab', { name: 'Agent' }).click();
   await expect(page.getByLabel('Ask before risky actions (confirmation mode)')).toBeChecked();
   await expect(page.getByLabel('Maximum iterations')).toHaveValue('250');
   expect(await page.content()).not.toContain(API_KEY);
@@ -62,26 +67,32 @@ test('never-saved settings show the defaults, and rejected values are marked at 
   await page.goto(service.link);
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue('');
+  await expect(page.getByText('Key set', { exact: true })).toHaveCount(0);
+  await page.getByLabel('Base URL').fill('localhost:11434');
+
+  await page.getByRole('tab', { name: 'Agent' }).click();
   await expect(page.getByLabel('Maximum iterations')).toHaveAttribute('placeholder', '500');
   await expect(page.getByLabel('Ask before risky actions (confirmation mode)')).not.toBeChecked();
-  await expect(page.getByText('Key set', { exact: true })).toHaveCount(0);
-
-  await page.getByLabel('Base URL').fill('localhost:11434');
   await page.getByLabel('Maximum iterations').fill('0');
   await page.getByRole('button', { name: 'Save settings' }).click();
 
+  await expect(page.getByLabel('Maximum iterations')).toHaveAccessibleDescription(/Enter 1 or more/);
+  // The problem in the section out of view is named.
+  await expect(page.getByRole('alert')).toContainText('Settings were not saved');
+  await expect(page.getByRole('alert')).toContainText('Language model');
+  await screenshot(page, 'settings-field-errors');
+  await page.getByRole('tab', { name: 'Language model' }).click();
   const baseUrl = page.getByLabel('Base URL');
   await expect(baseUrl).toHaveAttribute('aria-invalid', 'true');
   await expect(baseUrl).toHaveAccessibleDescription(/starts with http:\/\/ or https:\/\//);
-  await expect(page.getByLabel('Maximum iterations')).toHaveAccessibleDescription(/Enter 1 or more/);
-  await expect(page.getByRole('alert')).toContainText('Settings were not saved');
-  await screenshot(page, 'settings-field-errors');
   expect((await service.api('GET', '/api/settings')).status).toBe(404);
 
   await baseUrl.fill('http://127.0.0.1:11434/v1');
+  await page.getByRole('tab', { name: 'Agent' }).click();
   await page.getByLabel('Maximum iterations').fill('');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Language model' }).click();
   await expect(baseUrl).not.toHaveAttribute('aria-invalid');
 });
 
@@ -89,6 +100,8 @@ test('custom secrets are added and deleted, and their values never shown', async
   const value = 'e2e-secret-value-93b1f0';
   await page.goto(service.link);
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  await page.getByRole('tab', { name: 'Secrets' }).click();
+  await expect(page).toHaveURL(/#\/settings\/secrets$/);
   await expect(page.getByText('No custom secrets yet.')).toBeVisible();
 
   await page.getByLabel('Name', { exact: true }).fill('NPM_TOKEN');

@@ -29,14 +29,26 @@ test('a remote model without an API key is named as the problem', async ({ page,
 test.describe('with no Docker engine', () => {
   test.use({ serviceOptions: { secrets: 'file', dockerHost: 'unix:///nonexistent/dockhand-e2e.sock' } });
 
-  test('the cause of the 503 is shown', async ({ page, service }) => {
+  test('Start is disabled with the reason, which the status bar details without repeating itself', async ({
+    page,
+    service,
+  }) => {
     await service.api('POST', '/api/settings', { llm_model: 'ollama/qwen2.5-coder' });
     await page.goto(service.link);
     await page.getByLabel(MESSAGE).fill('Print the date');
-    await page.getByRole('button', { name: 'Start conversation' }).click();
-    const problem = page.getByRole('alert', { name: 'Docker is not available' });
-    await expect(problem).toContainText('Docker is not available:');
-    await expect(problem).toContainText('/nonexistent/dockhand-e2e.sock');
+    const start = page.getByRole('button', { name: 'Start conversation' });
+    await expect(start).toBeDisabled();
+    await expect(start).toHaveAccessibleDescription(/^Docker is not available/);
+    await page.getByLabel(MESSAGE).press('Control+Enter');
+    await expect(page).not.toHaveURL(/#\/conversations\//);
+
+    await page
+      .getByRole('region', { name: 'Service status' })
+      .getByRole('button', { name: 'Docker not running' })
+      .click();
+    const details = page.getByRole('note', { name: 'Sandboxes cannot start until Docker is available' });
+    await expect(details).toContainText('Nothing answers at unix:///nonexistent/dockhand-e2e.sock');
+    await expect(details).not.toContainText(/Docker is not (available|running):/);
     await screenshot(page, 'conversation-start-no-docker');
   });
 });

@@ -17,12 +17,20 @@ test('the status strip shows the Docker state and where secrets are stored', asy
   if (info.docker.available) {
     await expect(items.filter({ hasText: 'Docker available' })).toBeVisible();
   } else {
-    await expect(status).toContainText(info.docker.error ?? 'missing error');
+    await status.getByRole('button', { name: /Docker/ }).click();
+    await expect(status).toContainText(info.docker.error ?? 'missing error', { ignoreCase: true });
+    await page.keyboard.press('Escape');
   }
-  await expect(items.filter({ hasText: 'Secrets in a plain file' })).toBeVisible();
-  await expect(status.getByRole('note', { name: 'Secrets are stored unencrypted' })).toContainText(
-    'DOCKHAND_SECRETS=file',
-  );
+  // A problem is a chip, not a banner: its details open on click and close with Escape.
+  const unencrypted = status.getByRole('note', { name: 'Secrets are stored unencrypted' });
+  await expect(unencrypted).toHaveCount(0);
+  const chip = status.getByRole('button', { name: 'Secrets in a plain file' });
+  await expect(chip).toHaveAttribute('aria-expanded', 'false');
+  expect((await status.boundingBox())?.height).toBeLessThan(40);
+  await chip.click();
+  await expect(unencrypted).toContainText('DOCKHAND_SECRETS=file');
+  await page.keyboard.press('Escape');
+  await expect(unencrypted).toHaveCount(0);
   await expect(status).toContainText(`Dockhand ${info.version}`);
 });
 
@@ -42,10 +50,14 @@ test.describe('with no Docker engine and no reachable keychain', () => {
     const items = status.getByRole('listitem');
     await expect(items.filter({ hasText: 'Docker not running' })).toBeVisible();
     await expect(items.filter({ hasText: 'Keychain unavailable' })).toBeVisible();
+    await status.getByRole('button', { name: 'Docker not running' }).click();
     const docker = status.getByRole('note', { name: 'Sandboxes cannot start until Docker is available' });
-    await expect(docker).toContainText(shownText(info.docker.error));
+    // Shown as a sentence: its first letter in upper case.
+    await expect(docker).toContainText(shownText(info.docker.error), { ignoreCase: true });
     await expect(docker).toContainText(`Fix: ${shownText(info.docker.fix)}`);
 
+    await status.getByRole('button', { name: 'Keychain unavailable' }).click();
+    await expect(docker).toHaveCount(0);
     const keychain = status.getByRole('note', { name: 'API keys and secrets cannot be saved' });
     await expect(keychain).toContainText(shownText(info.keychain.message));
     await expect(keychain).toContainText(`Fix: ${shownText(info.keychain.fix)}`);

@@ -19,15 +19,17 @@ test('the Sandboxes page shows the warm pool, and Settings changes its size', as
   await screenshot(page, 'warm-pool-ready');
 
   await pool.getByRole('link', { name: 'Settings' }).click();
+  // The link opens Settings at its Sandboxes section.
+  await expect(page.getByRole('tab', { name: 'Sandboxes' })).toHaveAttribute('aria-selected', 'true');
   const size = page.getByLabel('Warm containers');
   await size.fill('9');
-  await page.getByRole('form', { name: 'Sandboxes' }).getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('form', { name: 'Sandboxes' }).getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Enter 5 or less.')).toBeVisible();
   await expect(size).toHaveAttribute('aria-invalid', 'true');
   await screenshot(page, 'warm-pool-setting-invalid');
   await size.fill('0');
-  await page.getByRole('form', { name: 'Sandboxes' }).getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('form', { name: 'Sandboxes' })).toContainText('Saved.');
+  await page.getByRole('form', { name: 'Sandboxes' }).getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('form', { name: 'Sandboxes' })).toContainText('Settings saved.');
 
   await page.getByRole('form', { name: 'Sandboxes' }).getByRole('link', { name: 'Sandboxes' }).click();
   await expect(pool).toContainText('Off: each conversation creates its container when it starts', {

@@ -49,14 +49,14 @@ describe('Docker diagnostics', () => {
       cause: 'not_running',
     });
     expect(info.docker.error).toMatch(
-      /^Docker is not running: nothing answers at unix:\/\/\/nonexistent\.sock/,
+      /^nothing answers at unix:\/\/\/nonexistent\.sock .*; the engine is not running$/,
     );
     expect(info.docker.fix).toMatch(/unset DOCKER_HOST/);
 
     const created = await service.api('POST', '/api/v1/sandboxes');
     expect(created.status).toBe(503);
     expect((created.json as { detail: string }).detail).toMatch(
-      /^Docker is not available: Docker is not running: nothing answers at unix:\/\/\/nonexistent\.sock .*unset DOCKER_HOST/,
+      /^Docker is not available: nothing answers at unix:\/\/\/nonexistent\.sock .*; the engine is not running\. .*unset DOCKER_HOST/,
     );
     // Reads still work.
     expect((await service.api('GET', '/api/v1/sandboxes/search')).json).toEqual({
@@ -139,7 +139,7 @@ describe.skipIf(skipReason !== null)('a sandbox while Docker is unreachable', ()
     service = await startSandboxService({ dataDir, docker: brokenDocker() });
     await expect.poll(() => statusOf(service as TestService, sandbox.id), { timeout: 30_000 }).toBe('ERROR');
     const info = (await service.api('GET', `/api/v1/sandboxes/${sandbox.id}`)).json as SandboxInfo;
-    expect(info.error).toMatch(/^Docker is not available: Docker is not running/);
+    expect(info.error).toMatch(/^Docker is not available: nothing answers at .*; the engine is not running/);
     expect((await service.api('DELETE', `/api/v1/sandboxes/${sandbox.id}`)).status).toBe(503);
     expect((await service.api('POST', `/api/v1/sandboxes/${sandbox.id}/pause`)).status).toBe(409);
     await service.close({ keepData: true });

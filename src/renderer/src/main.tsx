@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { adoptKeyFromAddressBar } from './api/connection';
 import { App } from './App';
 import { ErrorBoundary } from './shell/ErrorBoundary';
+import { followTheme } from './theme';
 import './styles/base.css';
 import './styles/shell.css';
 import './styles/forms.css';
@@ -12,6 +13,7 @@ import './styles/sandboxes.css';
 import './styles/local-repository.css';
 
 adoptKeyFromAddressBar();
+followTheme();
 
 const root = document.getElementById('root');
 if (root) {

@@ -12,11 +12,20 @@ export const ROUTES = {
 } as const;
 
 export type Route =
-  { name: keyof typeof ROUTES } | { name: 'conversation'; conversationId: string } | { name: 'not-found' };
+  | { name: Exclude<keyof typeof ROUTES, 'settings'> }
+  | { name: 'settings'; section: string | null }
+  | { name: 'conversation'; conversationId: string }
+  | { name: 'not-found' };
 
 export type RouteName = Route['name'];
 
 const CONVERSATION = /^#\/conversations\/([^/]+)$/;
+const SETTINGS_SECTION = /^#\/settings\/([a-z-]+)$/;
+
+/** A section of Settings, e.g. `#/settings/sandboxes`. */
+export function settingsHref(section: string): string {
+  return `${ROUTES.settings}/${section}`;
+}
 
 export function conversationHref(conversationId: string): string {
   return `${ROUTES.conversations}/${encodeURIComponent(conversationId)}`;
@@ -24,7 +33,9 @@ export function conversationHref(conversationId: string): string {
 
 export function routeOf(hash: string): Route {
   if (hash === '' || hash === '#' || hash === ROUTES.home) return { name: 'home' };
-  if (hash === ROUTES.settings) return { name: 'settings' };
+  if (hash === ROUTES.settings) return { name: 'settings', section: null };
+  const section = SETTINGS_SECTION.exec(hash);
+  if (section?.[1]) return { name: 'settings', section: section[1] };
   if (hash === ROUTES.conversations) return { name: 'conversations' };
   if (hash === ROUTES.sandboxes) return { name: 'sandboxes' };
   const conversation = CONVERSATION.exec(hash);

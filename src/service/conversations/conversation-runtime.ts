@@ -24,6 +24,7 @@ import { isLocalRepository } from '../../shared/api/local-repository';
 import { CloneError } from '../git/clone-errors';
 import { type CredentialBroker, startCredentialBroker } from '../git/credential-broker';
 import type { CredentialTarget } from '../git/credential-helper';
+import { configureGitExcludes } from '../git/git-excludes';
 import { gitSandbox, type GitSandbox } from '../git/git-sandbox';
 import { DEFAULT_HOSTS } from '../git/provider-api';
 import { shellQuote } from '../sandbox/shell/shell-input';
@@ -381,6 +382,10 @@ export class ConversationRuntime {
     const target = workspace.target;
     const sandbox = gitSandbox(target);
     const repository = this.record.selectedRepository;
+    // Before anything is listed as a change: interpreter caches are never the agent's work.
+    await configureGitExcludes(sandbox).catch((error: unknown) =>
+      this.ctx.logger.warn({ conversation_id: this.record.id, err: error }, 'sandbox git excludes not set'),
+    );
     if (!repository) {
       const initialized = settledLater(initEmptyWorkspace(sandbox.exec, target.workingDir));
       workspace.shell.hold(initialized);

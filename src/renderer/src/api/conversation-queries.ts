@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { z } from 'zod';
 import {
   ConversationCreateRequest,
@@ -8,6 +8,7 @@ import {
   ConversationStartResponse,
   type UserActionRequest,
 } from '../../../shared/api/conversations';
+import { AppConversationPage } from '../../../shared/api/app-conversations';
 import { SuccessBody } from '../../../shared/api/errors';
 import { useApi } from './ApiProvider';
 
@@ -21,6 +22,7 @@ const keys = {
   recent: (limit: number) => ['conversations', 'recent', limit],
   pages: ['conversations', 'pages'],
   one: (id: string) => ['conversations', 'one', id],
+  models: ['conversations', 'models'],
 } as const;
 
 export type AgentStateRequest = Extract<
@@ -64,6 +66,28 @@ export function useConversation(id: string) {
     queryFn: () => api.get(conversationPath(id), ConversationInfo),
     refetchInterval: (query) => (query.state.data?.status === 'STARTING' ? STARTING_POLL_MS : LIST_POLL_MS),
   });
+}
+
+/**
+ * Each conversation's model, by id (the V1 listing has it; the V0 one does not), for lists that tell
+ * conversations apart. Empty until loaded.
+ */
+export function useConversationModels(): ReadonlyMap<string, string> {
+  const api = useApi();
+  const page = useQuery({
+    queryKey: keys.models,
+    queryFn: () => api.get('/api/v1/app-conversations/search?limit=100', AppConversationPage),
+    refetchInterval: LIST_POLL_MS,
+  });
+  return useMemo(
+    () =>
+      new Map(
+        (page.data?.items ?? []).flatMap((item) =>
+          item.llm_model ? [[item.id, item.llm_model] as const] : [],
+        ),
+      ),
+    [page.data],
+  );
 }
 
 /** Refreshes what is shown of conversations after something changed them. */

@@ -1,41 +1,35 @@
 import { useState, type FormEvent } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import { isApiError } from '../api/api-error';
-import { useSendMessage, useStartConversation } from '../api/conversation-queries';
+import { useSendMessage } from '../api/conversation-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../keyboard';
-import { StartFailure } from '../start/StartFailure';
 import { Notice } from '../ui/Notice';
 
-/** Writes to the agent; a stopped conversation offers to start instead. */
-export function Composer({ conversation }: { conversation: ConversationInfo }) {
+interface ComposerProps {
+  conversation: ConversationInfo;
+  /** Why no message can be sent now (the box is disabled and says so), or null. */
+  blocked: string | null;
+}
+
+/** Writes to the agent; while it cannot take a message the box is disabled and says why. */
+export function Composer({ conversation, blocked }: ComposerProps) {
   const id = conversation.conversation_id;
   const [draft, setDraft] = useState('');
   const send = useSendMessage(id);
-  const start = useStartConversation(id);
-  const needsStart = conversation.status === 'STOPPED' || isApiError(send.error, 409);
+  // The conversation stopped between the last refresh and the message: say so as the state would.
+  const reason =
+    blocked ??
+    (isApiError(send.error, 409) ? 'The conversation is stopped. Start it to send messages.' : null);
+  const disabled = reason !== null;
 
   function submit(event?: FormEvent) {
     event?.preventDefault();
-    if (send.isPending || draft.trim() === '') return;
+    if (disabled || send.isPending || draft.trim() === '') return;
     send.mutate(draft, { onSuccess: () => setDraft('') });
   }
 
   return (
     <form className="composer" onSubmit={submit} noValidate aria-label="Message the agent">
-      {needsStart && (
-        <Notice tone="info" title="Start the conversation to send messages" live>
-          <p>It is stopped: its agent is not running. Starting it resumes the sandbox where it was.</p>
-          <button
-            type="button"
-            className="button-primary button-small"
-            disabled={start.isPending}
-            onClick={() => start.mutate(undefined, { onSuccess: () => send.reset() })}
-          >
-            {start.isPending ? 'Starting…' : 'Start conversation'}
-          </button>
-        </Notice>
-      )}
-      {start.error && <StartFailure error={start.error} />}
       {send.error && !isApiError(send.error, 409) && (
         <Notice tone="error" title="The message was not sent" live>
           <p>{send.error.message}</p>
@@ -49,7 +43,9 @@ export function Composer({ conversation }: { conversation: ConversationInfo }) {
           id="composer-message"
           rows={2}
           value={draft}
-          placeholder={`Message the agent (${submitShortcutLabel()} to send)`}
+          disabled={disabled}
+          aria-describedby={disabled ? 'composer-blocked' : undefined}
+          placeholder={disabled ? '' : `Message the agent (${submitShortcutLabel()} to send)`}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
             if (!isSubmitShortcut(e)) return;
@@ -57,10 +53,19 @@ export function Composer({ conversation }: { conversation: ConversationInfo }) {
             submit();
           }}
         />
-        <button type="submit" className="button-primary" disabled={send.isPending || draft.trim() === ''}>
+        <button
+          type="submit"
+          className="button-primary"
+          disabled={disabled || send.isPending || draft.trim() === ''}
+        >
           {send.isPending ? 'Sending…' : 'Send'}
         </button>
       </div>
+      {disabled && (
+        <p id="composer-blocked" className="composer-blocked" role="status">
+          {reason}
+        </p>
+      )}
     </form>
   );
 }

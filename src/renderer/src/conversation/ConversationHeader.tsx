@@ -1,38 +1,73 @@
 import type { ConversationInfo } from '../../../shared/api/conversations';
+import type { SandboxInfo } from '../../../shared/api/sandboxes';
+import type { ConversationState } from '../../../shared/conversation-state';
+import { useStartBlocker } from '../api/server-queries';
 import { useChangeAgentState, useStartConversation, useStopConversation } from '../api/conversation-queries';
 import { StartFailure } from '../start/StartFailure';
 import { Notice } from '../ui/Notice';
+import { RepositoryLabel } from './RepositoryLabel';
 import { SandboxControls } from './SandboxControls';
-import { StatusBadge } from './StatusBadge';
-import { agentStateText, PAUSABLE_STATES, runtimeStatusText, runtimeStatusTone } from './words';
+import { StatePill } from './StatePill';
+
+/** Agent states in which pausing the agent makes sense; `paused` is the one Resume leaves. */
+const PAUSABLE_STATES: ReadonlySet<string> = new Set(['running', 'rate_limited']);
 
 interface ConversationHeaderProps {
   conversation: ConversationInfo;
+  state: ConversationState;
   agentState: string | null;
+  sandbox: SandboxInfo | undefined;
   /** While it starts: the latest word on getting its sandbox, e.g. an image build's step. */
   startingNote?: string | null;
 }
 
-/** Title, status, sandbox and agent state, with Start/Stop, Pause/Resume of the agent and of its sandbox. */
-export function ConversationHeader({ conversation, agentState, startingNote }: ConversationHeaderProps) {
+/**
+ * Title and the conversation's one state, with one Start or Stop, Pause/Resume of the agent and
+ * Suspend/Resume of its sandbox (two different things, named differently).
+ */
+export function ConversationHeader({
+  conversation,
+  state,
+  agentState,
+  sandbox,
+  startingNote,
+}: ConversationHeaderProps) {
   const id = conversation.conversation_id;
   const start = useStartConversation(id);
   const stop = useStopConversation(id);
   const changeState = useChangeAgentState(id);
   const active = conversation.status !== 'STOPPED';
-  const runtime = runtimeStatusText(conversation.runtime_status);
-  const agent = active ? agentStateText(agentState) : null;
   const busy = start.isPending || stop.isPending || changeState.isPending;
+  const blocker = useStartBlocker();
+  const stage = state.phase === 'starting' && startingNote ? startingNote : null;
 
   return (
     <header className="conversation-header">
       <div className="conversation-title-row">
-        <h1>{conversation.title}</h1>
+        <h1 title={conversation.title}>{conversation.title}</h1>
+        <span role="status" className="conversation-state">
+          <StatePill state={state} withStage />
+          {stage && <span className="state-note">{stage}</span>}
+        </span>
+        <p className="conversation-context">
+          <RepositoryLabel conversation={conversation} />
+          <span title="Environment variables of the sandbox's shell that hold your secrets">
+            Sandbox secrets:{' '}
+            {conversation.sandbox_secrets.length > 0
+              ? conversation.sandbox_secrets.map((name, index) => (
+                  <span key={name}>
+                    {index > 0 && ', '}
+                    <code>{name}</code>
+                  </span>
+                ))
+              : 'none'}
+          </span>
+        </p>
         <div className="conversation-actions">
           {active && agentState === 'paused' && (
             <button
               type="button"
-              className="button-secondary"
+              className="button-secondary button-small"
               disabled={busy}
               onClick={() => changeState.mutate('running')}
             >
@@ -42,62 +77,36 @@ export function ConversationHeader({ conversation, agentState, startingNote }: C
           {active && agentState !== null && PAUSABLE_STATES.has(agentState) && (
             <button
               type="button"
-              className="button-secondary"
+              className="button-secondary button-small"
+              title="The agent finishes its current step, then waits; the sandbox keeps running"
               disabled={busy}
               onClick={() => changeState.mutate('paused')}
             >
               Pause agent
             </button>
           )}
+          {active && sandbox && <SandboxControls sandbox={sandbox} />}
           {active ? (
-            <button type="button" className="button-secondary" disabled={busy} onClick={() => stop.mutate()}>
+            <button
+              type="button"
+              className="button-secondary button-small"
+              disabled={busy}
+              onClick={() => stop.mutate()}
+            >
               {stop.isPending ? 'Stopping…' : 'Stop'}
             </button>
           ) : (
-            <button type="button" className="button-primary" disabled={busy} onClick={() => start.mutate()}>
+            <button
+              type="button"
+              className="button-primary button-small"
+              disabled={busy || blocker !== null}
+              title={blocker ?? undefined}
+              onClick={() => start.mutate()}
+            >
               {start.isPending ? 'Starting…' : 'Start'}
             </button>
           )}
         </div>
-      </div>
-      <div className="conversation-status-row">
-        <dl className="conversation-facts">
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <StatusBadge status={conversation.status} />
-            </dd>
-          </div>
-          {runtime && (
-            <div>
-              <dt>Sandbox</dt>
-              <dd className={`fact-${runtimeStatusTone(conversation.runtime_status)}`}>
-                {runtime}
-                {startingNote && <span role="status">: {startingNote}</span>}
-              </dd>
-            </div>
-          )}
-          {agent && (
-            <div>
-              <dt>Agent</dt>
-              <dd>{agent}</dd>
-            </div>
-          )}
-          <div>
-            <dt>Secrets in the sandbox</dt>
-            <dd title="Environment variables of the sandbox's shell that hold your secrets">
-              {conversation.sandbox_secrets.length > 0
-                ? conversation.sandbox_secrets.map((name, index) => (
-                    <span key={name}>
-                      {index > 0 && ', '}
-                      <code>{name}</code>
-                    </span>
-                  ))
-                : 'None'}
-            </dd>
-          </div>
-        </dl>
-        {conversation.sandbox_id && <SandboxControls sandboxId={conversation.sandbox_id} />}
       </div>
       {start.error && <StartFailure error={start.error} />}
       {(stop.error ?? changeState.error) && (

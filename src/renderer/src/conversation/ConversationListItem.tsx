@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
+import type { SandboxInfo } from '../../../shared/api/sandboxes';
 import { useDeleteConversation, useRenameConversation } from '../api/conversation-queries';
+import { ActionMenu } from '../ui/ActionMenu';
 import { ConfirmChoice } from '../ui/ConfirmChoice';
 import { formErrors } from '../ui/form-errors';
 import { ConversationSummary } from './ConversationSummary';
@@ -55,10 +57,16 @@ function RenameForm({ conversation, onDone }: { conversation: ConversationInfo; 
 type Mode = 'view' | 'rename' | 'delete';
 type Action = Exclude<Mode, 'view'>;
 
-/** A conversation in the full list, renamed in place or deleted after a question. */
-export function ConversationListItem({ conversation }: { conversation: ConversationInfo }) {
+interface ConversationListItemProps {
+  conversation: ConversationInfo;
+  sandbox: SandboxInfo | undefined;
+  model: string | undefined;
+}
+
+/** A conversation in the full list, renamed in place or deleted after a question (both in its ⋯ menu). */
+export function ConversationListItem({ conversation, sandbox, model }: ConversationListItemProps) {
   const [mode, setMode] = useState<Mode>('view');
-  // Back from renaming or from the question, focus returns to the button that started it.
+  // Back from renaming or from the question, focus returns to the menu button that started it.
   const [returnTo, setReturnTo] = useState<Action | null>(null);
   const remove = useDeleteConversation();
   const { title } = conversation;
@@ -76,7 +84,7 @@ export function ConversationListItem({ conversation }: { conversation: Conversat
   }
   return (
     <li className="conversation-item">
-      <ConversationSummary conversation={conversation} />
+      <ConversationSummary conversation={conversation} sandbox={sandbox} model={model} />
       {remove.isError && <p className="field-error">{remove.error.message}</p>}
       {mode === 'delete' ? (
         <ConfirmChoice
@@ -89,26 +97,14 @@ export function ConversationListItem({ conversation }: { conversation: Conversat
           onCancel={() => back('delete')}
         />
       ) : (
-        <div className="item-actions">
-          <button
-            type="button"
-            className="button-secondary button-small"
-            aria-label={`Rename ${title}`}
-            autoFocus={returnTo === 'rename'}
-            onClick={() => setMode('rename')}
-          >
-            Rename
-          </button>
-          <button
-            type="button"
-            className="button-secondary button-small"
-            aria-label={`Delete ${title}`}
-            autoFocus={returnTo === 'delete'}
-            onClick={() => setMode('delete')}
-          >
-            Delete
-          </button>
-        </div>
+        <ActionMenu
+          label={`More actions for ${title}`}
+          autoFocus={returnTo !== null}
+          actions={[
+            { label: 'Rename', onSelect: () => setMode('rename') },
+            { label: 'Delete', onSelect: () => setMode('delete') },
+          ]}
+        />
       )}
     </li>
   );

@@ -1,8 +1,12 @@
 import { useMemo } from 'react';
 import { isApiError } from '../api/api-error';
+import { conversationState } from '../../../shared/conversation-state';
 import { useConversation } from '../api/conversation-queries';
+import { useSandbox } from '../api/sandbox-queries';
+import { useStartBlocker } from '../api/server-queries';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
+import { SplitPane } from '../ui/SplitPane';
 import { Composer } from './Composer';
 import { ConfirmationPanel } from './ConfirmationPanel';
 import { ConversationHeader } from './ConversationHeader';
@@ -11,6 +15,9 @@ import { lastAgentState, pendingAction } from './timeline';
 import { useConversationEvents } from './useConversationEvents';
 import { workspaceRevision } from './workspace-revision';
 import { WorkspacePanel } from './workspace/WorkspacePanel';
+
+/** Where the split between the events and the workspace is remembered. */
+export const SPLIT_KEY = 'dockhand.conversationSplit';
 
 function Gone() {
   return (
@@ -31,6 +38,8 @@ export function ConversationPage({ conversationId }: { conversationId: string })
   const conversation = useConversation(conversationId);
   const { events, mode, ended, startingNote } = useConversationEvents(conversationId);
   const revision = useMemo(() => workspaceRevision(events), [events]);
+  const sandbox = useSandbox(conversation.data?.sandbox_id ?? null);
+  const startBlocker = useStartBlocker();
 
   if (ended === 'deleted' || isApiError(conversation.error, 404)) return <Gone />;
   if (conversation.isPending) return <p className="muted">Loading the conversation…</p>;
@@ -46,12 +55,25 @@ export function ConversationPage({ conversationId }: { conversationId: string })
   const agentState = lastAgentState(events) ?? info.agent_state;
   const pending =
     info.status !== 'STOPPED' && agentState === 'awaiting_user_confirmation' ? pendingAction(events) : null;
+  const state = conversationState({
+    ...info,
+    agent_state: agentState,
+    sandbox_status: sandbox.data?.status,
+    sandbox_error: sandbox.data?.error,
+  });
+  // A stopped conversation that cannot start says so where the user would write.
+  const blocked =
+    state.blocked && info.status === 'STOPPED' && startBlocker
+      ? `The conversation is stopped and cannot start now. ${startBlocker}`
+      : state.blocked;
 
   return (
     <div className="conversation">
       <ConversationHeader
         conversation={info}
+        state={state}
         agentState={agentState}
+        sandbox={sandbox.data}
         startingNote={info.status === 'STARTING' ? startingNote : null}
       />
       {ended === 'key_rotated' && (
@@ -59,14 +81,23 @@ export function ConversationPage({ conversationId }: { conversationId: string })
           <p>Live updates stopped. Reload the page to continue.</p>
         </Notice>
       )}
-      <div className="conversation-body">
-        <div className="conversation-main">
-          <EventTimeline events={events} mode={mode} />
-          {pending && <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />}
-          <Composer conversation={info} />
-        </div>
-        <WorkspacePanel conversationId={conversationId} revision={revision} events={events} />
-      </div>
+      <SplitPane
+        storageKey={SPLIT_KEY}
+        defaultFraction={0.58}
+        min={0.3}
+        max={0.8}
+        label="Resize the conversation and the workspace"
+        first={
+          <div className="conversation-main">
+            <EventTimeline events={events} mode={mode} />
+            {pending && (
+              <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />
+            )}
+            <Composer conversation={info} blocked={blocked} />
+          </div>
+        }
+        second={<WorkspacePanel conversationId={conversationId} revision={revision} events={events} />}
+      />
     </div>
   );
 }

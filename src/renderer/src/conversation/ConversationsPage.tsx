@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { useConversationPages } from '../api/conversation-queries';
+import { useConversationModels, useConversationPages } from '../api/conversation-queries';
+import { useSandboxesById } from '../api/sandbox-queries';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
 import { ConversationListItem } from './ConversationListItem';
@@ -7,6 +8,8 @@ import { ConversationListItem } from './ConversationListItem';
 /** Every conversation, newest first: search by title, rename, delete, and more pages on request. */
 export function ConversationsPage() {
   const pages = useConversationPages();
+  const sandboxes = useSandboxesById();
+  const models = useConversationModels();
   const [search, setSearch] = useState('');
   const all = pages.data?.pages.flatMap((page) => page.results) ?? [];
   const needle = search.trim().toLowerCase();
@@ -53,7 +56,12 @@ export function ConversationsPage() {
             ) : (
               <ul className="conversation-list" aria-label="Conversations">
                 {shown.map((conversation) => (
-                  <ConversationListItem key={conversation.conversation_id} conversation={conversation} />
+                  <ConversationListItem
+                    key={conversation.conversation_id}
+                    conversation={conversation}
+                    sandbox={conversation.sandbox_id ? sandboxes.get(conversation.sandbox_id) : undefined}
+                    model={models.get(conversation.conversation_id)}
+                  />
                 ))}
               </ul>
             )}

@@ -1,8 +1,10 @@
 import { memo } from 'react';
 import { Markdown } from '../ui/Markdown';
 import { DiffView } from './DiffView';
+import { formatDuration } from './when';
 import type { CommandRow, EditRow, ReadRow, RepositoryCode, TimelineRow } from './timeline';
-import { agentStateText, REPOSITORY_CODE_WORDS, riskLevel } from './words';
+import { agentStateText } from '../../../shared/conversation-state';
+import { REPOSITORY_CODE_WORDS, riskLevel } from './words';
 
 const EDIT_VERBS: Record<string, string> = {
   create: 'Created',
@@ -13,14 +15,14 @@ const EDIT_VERBS: Record<string, string> = {
 
 /** A first guess of each kind's height in pixels, until the row is measured. */
 const ESTIMATES: Record<TimelineRow['kind'], number> = {
-  message: 72,
-  command: 150,
+  message: 36,
+  command: 34,
   edit: 220,
   read: 40,
   think: 40,
   error: 60,
-  state: 36,
-  note: 32,
+  state: 28,
+  note: 28,
 };
 
 export function estimateRowHeight(row: TimelineRow): number {
@@ -44,7 +46,12 @@ function Outcome({ row, exitCode }: { row: CommandRow | EditRow | ReadRow; exitC
     return <span className="badge badge-warning">Rejected</span>;
   if (row.error !== null) return <span className="badge badge-error">Not run</span>;
   if (row.confirmation === 'awaiting_confirmation') {
-    return <span className="badge badge-warning">Waiting for your confirmation</span>;
+    // The confirmation panel asks; the log only marks which action it is about.
+    return (
+      <span className="badge badge-warning" title="Confirm or reject it in the panel below">
+        Pending
+      </span>
+    );
   }
   if (row.output === null) return <span className="badge badge-info">Running…</span>;
   if (exitCode === undefined || exitCode === null) return null;
@@ -88,8 +95,51 @@ function RepositoryCodeRun({ row, code }: { row: CommandRow; code: RepositoryCod
   );
 }
 
+/** A command that ran and succeeded: one line (command, exit code, duration) that opens to its output. */
+function CompactCommand({ row }: { row: CommandRow }) {
+  const duration = row.endedAt ? formatDuration(row.at, row.endedAt) : null;
+  return (
+    <div className="ev ev-tool">
+      <Thought text={row.thought} />
+      <details className="terminal terminal-compact">
+        <summary className="terminal-head">
+          <span className="terminal-line">
+            <span className="terminal-prompt" aria-hidden="true">
+              ${' '}
+            </span>
+            <span className="terminal-command">{row.command}</span>
+            {row.workingDir && <span className="terminal-cwd"> in {row.workingDir}</span>}
+          </span>
+          <RiskBadge risk={row.risk} />
+          <span className="terminal-outcome">exit 0{duration && ` · ${duration}`}</span>
+        </summary>
+        <pre className="terminal-body" tabIndex={0} aria-label={`Command ${row.command} and its output`}>
+          <span className="terminal-command">
+            <span className="terminal-prompt" aria-hidden="true">
+              ${' '}
+            </span>
+            {row.command}
+          </span>
+          {row.output ? `\n${row.output}` : ''}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+function succeeded(row: CommandRow): boolean {
+  return (
+    row.output !== null &&
+    row.exitCode === 0 &&
+    row.error === null &&
+    !row.rejected &&
+    row.confirmation !== 'rejected'
+  );
+}
+
 function Command({ row }: { row: CommandRow }) {
   if (row.code) return <RepositoryCodeRun row={row} code={row.code} />;
+  if (succeeded(row)) return <CompactCommand row={row} />;
   return (
     <div className="ev ev-tool">
       <Thought text={row.thought} />
@@ -166,7 +216,7 @@ export const EventRow = memo(function EventRow({ row }: { row: TimelineRow }) {
     case 'message':
       return (
         <div className={`ev ev-message ev-message-${row.source}`}>
-          <p className="ev-author">{row.source === 'user' ? 'You' : 'Agent'}</p>
+          <p className="ev-author visually-hidden">{row.source === 'user' ? 'You' : 'Agent'}</p>
           <Markdown text={row.text} />
         </div>
       );

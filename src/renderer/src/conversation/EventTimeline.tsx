@@ -4,9 +4,18 @@ import { VirtualLog } from '../ui/VirtualLog';
 import type { FeedMode } from './event-feed';
 import { EventRow, estimateRowHeight, rowKey } from './EventRow';
 import { TimelineBuilder, type TimelineRow } from './timeline';
+import { formatClock, formatTimestamp } from './when';
 
+/** Each row with its time, shown on hover (and to screen readers as the time element's text). */
 function renderRow(row: TimelineRow) {
-  return <EventRow row={row} />;
+  return (
+    <div className="ev-stamped">
+      <EventRow row={row} />
+      <time className="ev-time" dateTime={row.at} title={formatTimestamp(row.at)}>
+        {formatClock(row.at)}
+      </time>
+    </div>
+  );
 }
 
 /** The conversation so far, windowed, following the newest event. */

@@ -1,4 +1,5 @@
-import { useRecentConversations } from '../api/conversation-queries';
+import { useConversationModels, useRecentConversations } from '../api/conversation-queries';
+import { useSandboxesById } from '../api/sandbox-queries';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
 import { ConversationSummary } from './ConversationSummary';
@@ -8,6 +9,8 @@ const RECENT = 10;
 /** The latest conversations, or an empty state before the first one. */
 export function RecentConversations() {
   const recent = useRecentConversations(RECENT);
+  const sandboxes = useSandboxesById();
+  const models = useConversationModels();
   return (
     <section className="panel" aria-labelledby="recent-heading">
       <div className="panel-heading">
@@ -30,7 +33,11 @@ export function RecentConversations() {
         <ul className="conversation-list" aria-label="Recent conversations">
           {recent.data.results.map((conversation) => (
             <li key={conversation.conversation_id} className="conversation-item">
-              <ConversationSummary conversation={conversation} />
+              <ConversationSummary
+                conversation={conversation}
+                sandbox={conversation.sandbox_id ? sandboxes.get(conversation.sandbox_id) : undefined}
+                model={models.get(conversation.conversation_id)}
+              />
             </li>
           ))}
         </ul>

@@ -11,6 +11,8 @@ import {
 } from './timeline';
 import { event, stateChanged } from '../../../../test/support/test-events';
 
+const STAMP = event(0).timestamp;
+
 const call = (id: string) => ({ tool_call_id: id, function_name: 'execute_bash' });
 
 function runAction(id: number, command: string, confirmation: string, callId: string, risk = 1) {
@@ -50,10 +52,11 @@ describe('buildTimeline', () => {
       stateChanged(8, 'awaiting_user_input'),
     ]);
     expect(rows).toEqual([
-      { key: 'e2', id: 2, kind: 'message', source: 'user', text: 'list files' },
+      { key: 'e2', id: 2, at: STAMP, kind: 'message', source: 'user', text: 'list files' },
       {
         key: 'e5',
         id: 5,
+        at: STAMP,
         kind: 'command',
         command: 'ls',
         source: 'agent',
@@ -65,8 +68,9 @@ describe('buildTimeline', () => {
         output: 'a.txt',
         exitCode: 0,
         workingDir: '/workspace/project',
+        endedAt: STAMP,
       },
-      { key: 'e7', id: 7, kind: 'message', source: 'agent', text: 'There is **a.txt**.' },
+      { key: 'e7', id: 7, at: STAMP, kind: 'message', source: 'agent', text: 'There is **a.txt**.' },
     ]);
   });
 
@@ -145,7 +149,7 @@ describe('buildTimeline', () => {
       event(1, { action: 'message', args: { content: '  ' } }),
       event(2, { observation: 'task_tracking', message: 'Updated the task list', content: '' }),
     ]);
-    expect(rows).toEqual([{ key: 'e2', id: 2, kind: 'note', text: 'Updated the task list' }]);
+    expect(rows).toEqual([{ key: 'e2', id: 2, at: STAMP, kind: 'note', text: 'Updated the task list' }]);
   });
 });
 

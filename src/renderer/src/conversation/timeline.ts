@@ -6,6 +6,8 @@ interface RowBase {
   /** Stable across updates: the id of the event that opened the row. */
   key: string;
   id: number;
+  /** When the event that opened the row happened (ISO 8601). */
+  at: string;
 }
 
 /** Something the agent did that has an answer: a command, a file edit or a file read. */
@@ -36,6 +38,8 @@ export interface CommandRow extends ToolRow {
   exitCode: number | null;
   /** Where the command ran, when its result says. */
   workingDir: string | null;
+  /** When its result came (ISO 8601), for its duration. */
+  endedAt: string | null;
 }
 
 export interface EditRow extends ToolRow {
@@ -126,6 +130,7 @@ function toolBase(event: V0Event, args: Args) {
   return {
     key: `e${event.id}`,
     id: event.id,
+    at: event.timestamp,
     thought: text(args.thought),
     confirmation: confirmationOf(args),
     risk: args.security_risk,
@@ -136,7 +141,7 @@ function toolBase(event: V0Event, args: Args) {
 
 function actionRow(event: V0Event): TimelineRow | null {
   const args = event.args ?? {};
-  const base = { key: `e${event.id}`, id: event.id };
+  const base = { key: `e${event.id}`, id: event.id, at: event.timestamp };
   switch (event.action) {
     case 'message': {
       const content = text(args.content) || event.message;
@@ -158,6 +163,7 @@ function actionRow(event: V0Event): TimelineRow | null {
         source: event.source,
         output: null,
         exitCode: null,
+        endedAt: null,
         workingDir: null,
         ...(code ? { code } : {}),
       };
@@ -206,6 +212,7 @@ function runResult(event: V0Event) {
     output: commandOutput(event.content ?? ''),
     exitCode: typeof metadata?.exit_code === 'number' ? metadata.exit_code : null,
     workingDir: typeof metadata?.working_dir === 'string' ? metadata.working_dir : null,
+    endedAt: event.timestamp,
   };
 }
 
@@ -226,7 +233,7 @@ function answer(row: TimelineRow | undefined, event: V0Event): Partial<ToolRowOf
 }
 
 function observationRow(event: V0Event): TimelineRow | null {
-  const base = { key: `e${event.id}`, id: event.id };
+  const base = { key: `e${event.id}`, id: event.id, at: event.timestamp };
   const content = event.content ?? '';
   switch (event.observation) {
     case 'error':
@@ -315,6 +322,7 @@ export class TimelineBuilder {
         this.push({
           key: `e${event.id}`,
           id: event.id,
+          at: event.timestamp,
           kind: 'state',
           state,
           reason: text(event.extras?.reason),

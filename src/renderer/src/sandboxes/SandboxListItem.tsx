@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import type { SandboxInfo } from '../../../shared/api/sandboxes';
+import { conversationState } from '../../../shared/conversation-state';
 import { useSandboxAction } from '../api/sandbox-queries';
+import { StatePill } from '../conversation/StatePill';
 import { formatWhen } from '../conversation/when';
 import { conversationHref } from '../routing';
 import { ConfirmChoice } from '../ui/ConfirmChoice';
@@ -14,26 +16,51 @@ interface SandboxListItemProps {
   conversations: readonly ConversationInfo[];
 }
 
-/** A sandbox: status, image, app URLs and conversations, with Pause/Resume and Delete after a question. */
+/**
+ * A sandbox, named by the conversation that uses it (its container id is a detail): the conversation's
+ * state, the image, app URLs, with Suspend/Resume and Delete after a question.
+ */
 export function SandboxListItem({ sandbox, conversations }: SandboxListItemProps) {
   const action = useSandboxAction(sandbox.id);
   const [confirming, setConfirming] = useState(false);
   const [backFromQuestion, setBackFromQuestion] = useState(false);
   const busy = action.isPending;
+  const name =
+    conversations.length > 0 ? conversations.map((c) => c.title).join(', ') : `Unused sandbox ${sandbox.id}`;
 
   return (
     <li className="sandbox-item">
       <div className="sandbox-summary">
         <p className="sandbox-title">
-          <span className="sandbox-id">{sandbox.id}</span>
-          <SandboxStatusBadge status={sandbox.status} />
+          {conversations.length === 0 ? (
+            <span>Unused sandbox</span>
+          ) : (
+            conversations.map((conversation) => (
+              <span key={conversation.conversation_id} className="sandbox-conversation">
+                <a href={conversationHref(conversation.conversation_id)}>{conversation.title}</a>
+                <StatePill
+                  state={conversationState({
+                    ...conversation,
+                    sandbox_status: sandbox.status,
+                    sandbox_error: sandbox.error,
+                  })}
+                />
+              </span>
+            ))
+          )}
           {!sandbox.isolated && <span className="badge badge-warning">Not isolated</span>}
         </p>
         <p className="conversation-meta">
           <span>
+            Container <SandboxStatusBadge status={sandbox.status} />
+          </span>
+          <span>
             Image <code>{sandbox.sandbox_spec_id}</code>
           </span>
           <span>Created {formatWhen(sandbox.created_at)}</span>
+          <span className="sandbox-id" title="Sandbox id">
+            {sandbox.id}
+          </span>
         </p>
         {sandbox.error && <p className="field-error">{sandbox.error}</p>}
         {sandbox.exposed_urls && sandbox.exposed_urls.length > 0 && (
@@ -45,20 +72,11 @@ export function SandboxListItem({ sandbox, conversations }: SandboxListItemProps
             ))}
           </p>
         )}
-        <p className="conversation-meta">
-          {conversations.length === 0
-            ? 'No conversation uses it.'
-            : conversations.map((conversation) => (
-                <a key={conversation.conversation_id} href={conversationHref(conversation.conversation_id)}>
-                  {conversation.title}
-                </a>
-              ))}
-        </p>
         {action.isError && <p className="field-error">{action.error.message}</p>}
       </div>
       {confirming ? (
         <ConfirmChoice
-          label={`Confirm deleting ${sandbox.id}`}
+          label={`Confirm deleting the sandbox of ${name}`}
           question="Delete the container and its workspace?"
           confirmLabel="Delete"
           pendingLabel="Deleting…"
@@ -71,11 +89,11 @@ export function SandboxListItem({ sandbox, conversations }: SandboxListItemProps
         />
       ) : (
         <div className="item-actions">
-          <PauseResumeButton status={sandbox.status} action={action} namedFor={sandbox.id} />
+          <PauseResumeButton status={sandbox.status} action={action} namedFor={`the sandbox of ${name}`} />
           <button
             type="button"
             className="button-secondary button-small"
-            aria-label={`Delete ${sandbox.id}`}
+            aria-label={`Delete the sandbox of ${name}`}
             autoFocus={backFromQuestion}
             disabled={busy}
             onClick={() => setConfirming(true)}

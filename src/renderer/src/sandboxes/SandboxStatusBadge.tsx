@@ -12,7 +12,7 @@ const TONES: Record<SandboxStatus, Tone | 'info'> = {
 const LABELS: Record<SandboxStatus, string> = {
   STARTING: 'Starting',
   RUNNING: 'Running',
-  PAUSED: 'Paused',
+  PAUSED: 'Suspended',
   ERROR: 'Error',
   MISSING: 'Missing',
 };

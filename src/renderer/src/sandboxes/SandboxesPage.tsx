@@ -32,7 +32,7 @@ export function SandboxesPage() {
     <>
       <h1>Sandboxes</h1>
       <p className="lead">
-        Each conversation works in a Docker container with its own workspace volume. A paused sandbox keeps
+        Each conversation works in a Docker container with its own workspace volume. A suspended sandbox keeps
         its files and frees its CPU and memory; deleting one removes its workspace.
       </p>
       <section className="panel" aria-labelledby="sandboxes-heading">

@@ -1,5 +1,5 @@
 import { useServerInfo } from '../api/server-queries';
-import { ROUTES } from '../routing';
+import { settingsHref } from '../routing';
 import { Notice } from '../ui/Notice';
 import { TextWithCode } from '../ui/TextWithCode';
 
@@ -23,7 +23,7 @@ export function WarmPoolStatus() {
     return (
       <p className="muted" data-testid="warm-pool">
         Off: each conversation creates its container when it starts. Turn it on in{' '}
-        <a href={ROUTES.settings}>Settings</a>.
+        <a href={settingsHref('sandboxes')}>Settings</a>.
       </p>
     );
   }
@@ -38,7 +38,8 @@ export function WarmPoolStatus() {
       <p className="muted">
         Paused containers of <code>{pool.spec}</code>, made ahead of time: a new conversation takes one and
         starts at once, and another is made behind it. They use no CPU, do not count as live sandboxes, and
-        are removed when Dockhand quits. Change the number in <a href={ROUTES.settings}>Settings</a>.
+        are removed when Dockhand quits. Change the number in <a href={settingsHref('sandboxes')}>Settings</a>
+        .
       </p>
       {pool.error && (
         <Notice tone="warning" title="The warm pool cannot fill">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelsOf, providerOfModel } from './llm-providers';
+import { exampleModel, LLM_PROVIDERS, modelsOf, providerOfModel } from './llm-providers';
 
 describe('model providers', () => {
   it('tells the provider from the model prefix', () => {
@@ -14,5 +14,14 @@ describe('model providers', () => {
     const models = ['anthropic/a', 'ollama/b', 'openai/c', 'mistral/d'];
     expect(modelsOf('ollama', models)).toEqual(['ollama/b']);
     expect(modelsOf('other', models)).toEqual(models);
+  });
+});
+
+describe('exampleModel', () => {
+  it('gives each provider an example of its own models', () => {
+    for (const provider of LLM_PROVIDERS) {
+      if (provider.id === 'other') continue;
+      expect(providerOfModel(exampleModel(provider.id))).toBe(provider.id);
+    }
   });
 });

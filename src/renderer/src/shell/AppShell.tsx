@@ -21,13 +21,13 @@ function Page({ route }: { route: Route }) {
     case 'sandboxes':
       return <SandboxesPage />;
     case 'settings':
-      return <SettingsPage />;
+      return <SettingsPage section={route.section} />;
     case 'not-found':
       return <NotFoundPage />;
   }
 }
 
-/** Navigation, the status strip and the current page. */
+/** Navigation, the current page and, under it, the status bar; the window never scrolls as a whole. */
 export function AppShell() {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
@@ -44,7 +44,7 @@ export function AppShell() {
   }, [route.key]);
 
   return (
-    <div className={fullHeight ? 'shell shell-full-height' : 'shell'}>
+    <div className="shell">
       <a
         className="skip-link"
         href="#main"
@@ -57,10 +57,10 @@ export function AppShell() {
       </a>
       <Sidebar current={route.name} />
       <div className="shell-body">
-        <StatusStrip />
         <main id="main" className={fullHeight ? 'page page-full-height' : 'page'} ref={main} tabIndex={-1}>
           <Page route={route} />
         </main>
+        <StatusStrip />
       </div>
     </div>
   );

@@ -1,20 +1,54 @@
+import { useId, useState } from 'react';
 import { useServerInfo } from '../api/server-queries';
 import { Notice } from '../ui/Notice';
 import { TextWithCode } from '../ui/TextWithCode';
 import { describeDocker, describeSecrets, type Diagnosis } from './diagnostics';
 
-function StatusItem({ diagnosis }: { diagnosis: Diagnosis }) {
-  return (
-    <li className={`status-item status-${diagnosis.tone}`}>
+/** A chip of the status bar; one with a problem opens its cause and fix, the rest are plain text. */
+function StatusChip({
+  diagnosis,
+  open,
+  onToggle,
+  detailsId,
+}: {
+  diagnosis: Diagnosis;
+  open: boolean;
+  onToggle: () => void;
+  detailsId: string;
+}) {
+  const content = (
+    <>
       <span className="status-dot" aria-hidden="true" />
       {diagnosis.label}
+    </>
+  );
+  return (
+    <li className={`status-item status-${diagnosis.tone}`}>
+      {diagnosis.problem ? (
+        <button
+          type="button"
+          className="status-chip"
+          aria-expanded={open}
+          aria-controls={open ? detailsId : undefined}
+          onClick={onToggle}
+        >
+          {content}
+        </button>
+      ) : (
+        content
+      )}
     </li>
   );
 }
 
-/** Docker and keychain state from /server_info, with the cause and the fix when something is wrong. */
+/**
+ * The status bar: Docker and keychain state from /server_info as chips. A problem is one chip, not a
+ * banner: its cause and fix open on click, above the bar, and close with Escape or a second click.
+ */
 export function StatusStrip() {
   const info = useServerInfo();
+  const [openLabel, setOpenLabel] = useState<string | null>(null);
+  const detailsId = useId();
   if (info.isPending) {
     return (
       <section className="status" aria-label="Service status">
@@ -25,26 +59,54 @@ export function StatusStrip() {
   if (info.isError) {
     return (
       <section className="status" aria-label="Service status">
-        <Notice tone="error" title="The service status is not available">
-          <p>{info.error.message}</p>
-        </Notice>
+        <p className="status-strip status-error" role="alert">
+          The service status is not available: {info.error.message}
+        </p>
       </section>
     );
   }
   const diagnoses = [describeDocker(info.data.docker), describeSecrets(info.data)];
   const failing = diagnoses.some((d) => d.tone === 'error');
+  const open = diagnoses.find((d) => d.label === openLabel && d.problem);
+
   return (
-    <section className="status" aria-label="Service status">
+    <section
+      className="status"
+      aria-label="Service status"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) setOpenLabel(null);
+      }}
+    >
+      {open?.problem && (
+        <div className="status-details" id={detailsId}>
+          <Notice tone={open.tone} title={open.problem.headline}>
+            <p>
+              <TextWithCode text={open.problem.cause} />
+            </p>
+            {open.problem.fix && (
+              <p>
+                <strong>Fix:</strong> <TextWithCode text={open.problem.fix} />
+              </p>
+            )}
+          </Notice>
+        </div>
+      )}
       <div className="status-row">
         <ul className="status-strip">
           {diagnoses.map((d) => (
-            <StatusItem key={d.label} diagnosis={d} />
+            <StatusChip
+              key={d.label}
+              diagnosis={d}
+              open={open === d}
+              detailsId={detailsId}
+              onToggle={() => setOpenLabel(open === d ? null : d.label)}
+            />
           ))}
         </ul>
         {failing && (
           <button
             type="button"
-            className="button-secondary button-small"
+            className="status-chip"
             disabled={info.isFetching}
             onClick={() => void info.refetch()}
           >
@@ -53,21 +115,6 @@ export function StatusStrip() {
         )}
         <span className="status-version">Dockhand {info.data.version}</span>
       </div>
-      {diagnoses.map(
-        ({ tone, label, problem }) =>
-          problem && (
-            <Notice key={label} tone={tone} title={problem.headline}>
-              <p>
-                <TextWithCode text={problem.cause} />
-              </p>
-              {problem.fix && (
-                <p>
-                  <strong>Fix:</strong> <TextWithCode text={problem.fix} />
-                </p>
-              )}
-            </Notice>
-          ),
-      )}
     </section>
   );
 }

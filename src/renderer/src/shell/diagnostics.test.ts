@@ -8,7 +8,7 @@ describe('describeDocker', () => {
     const diagnosis = describeDocker({
       available: false,
       endpoint: 'unix:///var/run/docker.sock',
-      error: 'Docker is not running: nothing answers at unix:///var/run/docker.sock',
+      error: 'nothing answers at unix:///var/run/docker.sock; the engine is not running',
       cause: 'not_running',
       fix: 'Start the engine.',
       api_version: null,
@@ -18,7 +18,7 @@ describe('describeDocker', () => {
       label: 'Docker not running',
       problem: {
         headline: 'Sandboxes cannot start until Docker is available',
-        cause: 'Docker is not running: nothing answers at unix:///var/run/docker.sock.',
+        cause: 'Nothing answers at unix:///var/run/docker.sock; the engine is not running.',
         fix: 'Start the engine.',
       },
     });

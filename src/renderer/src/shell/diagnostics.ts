@@ -1,5 +1,5 @@
 import type { ServerInfo } from '../../../shared/api/server';
-import { sentence } from '../text';
+import { capitalized, sentence } from '../text';
 import type { Tone } from '../ui/tone';
 
 /** One item of the status strip and, when something is wrong, what it means and what to do. */
@@ -33,7 +33,7 @@ export function describeDocker(docker: ServerInfo['docker']): Diagnosis {
     label: docker.cause ? DOCKER_LABELS[docker.cause] : 'Docker unavailable',
     problem: {
       headline: 'Sandboxes cannot start until Docker is available',
-      cause: sentence(docker.error ?? `Docker at ${docker.endpoint} cannot be used`),
+      cause: sentence(capitalized(docker.error ?? `Docker at ${docker.endpoint} cannot be used`)),
       ...(docker.fix ? { fix: docker.fix } : {}),
     },
   };

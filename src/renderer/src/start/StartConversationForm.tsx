@@ -2,6 +2,7 @@ import { useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'r
 import type { Repository } from '../../../shared/api/git';
 import type { GitProvider } from '../../../shared/api/settings';
 import { useCreateConversation } from '../api/conversation-queries';
+import { useStartBlocker } from '../api/server-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../keyboard';
 import { conversationHref, navigate, ROUTES } from '../routing';
 import { Field, InputField } from '../ui/Field';
@@ -38,6 +39,7 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
   const [localBranch, setLocalBranch] = useState('');
   const [customSecrets, setCustomSecrets] = useState(true);
   const create = useCreateConversation();
+  const blocker = useStartBlocker();
   const shownProvider = provider && providers.includes(provider) ? provider : (providers[0] ?? null);
 
   function changed() {
@@ -81,7 +83,7 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
 
   function submit(event?: FormEvent) {
     event?.preventDefault();
-    if (create.isPending) return;
+    if (create.isPending || blocker !== null) return;
     create.mutate(
       {
         ...(message.trim() ? { initial_user_msg: message } : {}),
@@ -214,9 +216,19 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
       />
       {create.error && <StartFailure error={create.error} />}
       <div className="form-actions">
-        <button type="submit" className="button-primary" disabled={create.isPending}>
+        <button
+          type="submit"
+          className="button-primary"
+          disabled={create.isPending || blocker !== null}
+          aria-describedby={blocker ? 'start-blocked' : undefined}
+        >
           {create.isPending ? 'Starting…' : 'Start conversation'}
         </button>
+        {blocker && (
+          <span id="start-blocked" className="start-blocked">
+            {blocker}
+          </span>
+        )}
         {localPath.trim() ? (
           <span className="muted">
             on a copy of <code>{localPath.trim()}</code>

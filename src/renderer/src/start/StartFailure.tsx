@@ -1,6 +1,7 @@
 import { isApiError } from '../api/api-error';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
+import { capitalized } from '../text';
 import { TextWithCode } from '../ui/TextWithCode';
 
 interface Explanation {
@@ -42,11 +43,18 @@ function explain(error: Error): Explanation {
   if (isApiError(error, 503)) {
     return {
       title: 'Docker is not available',
-      fix: 'Each conversation runs in a Docker sandbox. Start Docker (the status bar above says what is wrong) and try again.',
+      fix: 'Each conversation runs in a Docker sandbox. Start Docker (the status bar says what is wrong) and try again.',
       settings: false,
     };
   }
   return { title: 'The conversation could not start', fix: null, settings: false };
+}
+
+/** The message without a leading repeat of the title ("Docker is not available: …"). */
+function withoutTitle(message: string, title: string): string {
+  const prefix = `${title}: `;
+  if (!message.startsWith(prefix)) return message;
+  return capitalized(message.slice(prefix.length));
 }
 
 /** Why a conversation did not start (POST /api/conversations or /start), with the way out. */
@@ -55,7 +63,7 @@ export function StartFailure({ error }: { error: Error }) {
   return (
     <Notice tone="error" title={title} live>
       <p>
-        <TextWithCode text={error.message} />
+        <TextWithCode text={withoutTitle(error.message, title)} />
       </p>
       {fix && <p>{fix}</p>}
       {settings && (

@@ -6,7 +6,7 @@ import {
   type TerminalServerMessage,
 } from '../../../shared/api/terminal';
 import type { ConversationTerminals } from '../../conversations/conversation-terminals';
-import { MAX_QUEUED_BYTES } from '../../events/sse-stream';
+import { MAX_QUEUED_BYTES } from '../../events/event-follower';
 import { HttpError } from '../../http/errors';
 import type { TakenUpgrade } from '../../http/upgrades';
 import type { SandboxTerminal, TerminalSize } from '../../sandbox/sandbox-workspace';

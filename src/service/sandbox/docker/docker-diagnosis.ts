@@ -124,13 +124,13 @@ export function diagnoseConnectionError(
     if (defaultMissing && !facts.dockerInstalled) {
       return {
         cause: 'not_installed',
-        message: 'Docker is not installed: no docker client and no engine socket were found',
+        message: 'no docker client and no engine socket were found (Docker is not installed)',
         fix: installFix(facts),
       };
     }
     return {
       cause: 'not_running',
-      message: `Docker is not running: nothing answers at ${where}`,
+      message: `nothing answers at ${where}; the engine is not running`,
       fix: startFix(facts, endpoint),
     };
   }

@@ -54,19 +54,30 @@ function moveInList(event: KeyboardEvent<HTMLUListElement>) {
 }
 
 /**
- * The files changed since HEAD (since the starting snapshot for a repository of this machine, with the
- * ways to bring the work back) and the diff of one of them; re-read whenever the agent edits.
+ * The files changed since HEAD (since the starting snapshot for a repository of this machine) and the diff
+ * of one of them, re-read whenever the agent edits; for a repository of this machine, the ways to bring the
+ * work back follow in a footer that stays in view.
  */
 export function ChangesPanel({ conversationId }: { conversationId: string }) {
   const conversation = useConversation(conversationId).data;
   const onThisMachine = isLocalRepository(conversation?.selected_repository ?? '');
   const local = useLocalRepository(conversationId, onThisMachine).data;
+  const changes = useGitChanges(conversationId, true);
+  // What "applied" refers to: once the changes differ, they can be applied again.
+  const changeSet = changes.data?.map((file) => `${file.status}${file.path}`).join('\0') ?? '';
   const title = conversation?.title ?? '';
   return (
-    <>
-      {local && <LocalRepositoryExport conversationId={conversationId} title={title} repository={local} />}
+    <div className="changes-review">
       <ChangedFiles conversationId={conversationId} />
-    </>
+      {local && (changes.data?.length ?? 0) > 0 && (
+        <LocalRepositoryExport
+          key={changeSet}
+          conversationId={conversationId}
+          title={title}
+          repository={local}
+        />
+      )}
+    </div>
   );
 }
 

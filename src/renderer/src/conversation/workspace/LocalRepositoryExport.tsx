@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { LocalRepositoryInfo } from '../../../../shared/api/local-repository';
 import { useExportLocalRepository } from '../../api/local-repository-queries';
-import { Field } from '../../ui/Field';
 
 const DEFAULT_MESSAGE = 'Work from a Dockhand conversation';
 
@@ -17,8 +16,9 @@ export function suggestedBranch(title: string): string {
 }
 
 /**
- * After the review: brings the agent's work back to the repository on this machine, as a new branch (its
- * commits, and its uncommitted work as one commit with the message given here) or into the working tree.
+ * After the diff, in a footer that stays in view: brings the agent's work back to the repository on this
+ * machine, as a new branch (its commits, and its uncommitted work as one commit with the message given
+ * here) or into the working tree (once per set of changes: the panel renews this form when they change).
  */
 export function LocalRepositoryExport({
   conversationId,
@@ -31,6 +31,7 @@ export function LocalRepositoryExport({
 }) {
   const [branch, setBranch] = useState(() => suggestedBranch(title));
   const [message, setMessage] = useState(DEFAULT_MESSAGE);
+  const [applied, setApplied] = useState(false);
   const bringBack = useExportLocalRepository(conversationId);
   const result = bringBack.data;
 
@@ -41,64 +42,6 @@ export function LocalRepositoryExport({
 
   return (
     <section className="local-export" aria-labelledby="local-export-heading">
-      <h3 id="local-export-heading">
-        Bring the changes back to <code>{repository.repository}</code>
-      </h3>
-      <p className="muted">
-        The agent worked on its own copy
-        {repository.branch ? (
-          <>
-            {' '}
-            of <code>{repository.branch}</code>
-          </>
-        ) : null}
-        ; your folder is unchanged until you choose one of these.
-      </p>
-      <form className="form local-export-form" onSubmit={createBranch} noValidate>
-        <div className="form-row">
-          <Field
-            id="export-branch"
-            label="New branch"
-            hint="Holds the agent’s commits; nothing is checked out."
-          >
-            {(control) => (
-              <input
-                type="text"
-                {...control}
-                value={branch}
-                spellCheck={false}
-                onChange={(e) => {
-                  setBranch(e.target.value);
-                  bringBack.reset();
-                }}
-              />
-            )}
-          </Field>
-          <Field id="export-message" label="Commit message" hint="For the agent’s uncommitted work.">
-            {(control) => (
-              <input type="text" {...control} value={message} onChange={(e) => setMessage(e.target.value)} />
-            )}
-          </Field>
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="button-primary" disabled={bringBack.isPending || !branch.trim()}>
-            Create branch
-          </button>
-          <button
-            type="button"
-            className="button-secondary"
-            disabled={bringBack.isPending}
-            onClick={() => bringBack.mutate({ mode: 'apply' })}
-          >
-            Apply to working tree
-          </button>
-          {bringBack.isPending && (
-            <span className="muted" role="status">
-              Bringing the changes back…
-            </span>
-          )}
-        </div>
-      </form>
       {bringBack.error && (
         <div className="notice notice-error" role="alert">
           {bringBack.error.message}
@@ -130,6 +73,56 @@ export function LocalRepositoryExport({
           )}
         </div>
       )}
+      <h3
+        id="local-export-heading"
+        title={`The agent worked on its own copy${repository.branch ? ` of ${repository.branch}` : ''}; your folder is unchanged until you choose one of these.`}
+      >
+        Bring the changes back to <code>{repository.repository}</code>
+      </h3>
+      <form className="local-export-form" onSubmit={createBranch} noValidate>
+        <label htmlFor="export-branch">New branch</label>
+        <input
+          id="export-branch"
+          type="text"
+          value={branch}
+          spellCheck={false}
+          title="Holds the agent’s commits; nothing is checked out."
+          onChange={(e) => {
+            setBranch(e.target.value);
+            bringBack.reset();
+          }}
+        />
+        <label htmlFor="export-message">Commit message</label>
+        <input
+          id="export-message"
+          type="text"
+          value={message}
+          title="For the agent’s uncommitted work."
+          onChange={(e) => setMessage(e.target.value)}
+        />
+        <div className="local-export-actions">
+          {bringBack.isPending && (
+            <span className="muted" role="status">
+              Bringing the changes back…
+            </span>
+          )}
+          <button
+            type="button"
+            className="button-secondary button-small"
+            disabled={bringBack.isPending || applied}
+            onClick={() => bringBack.mutate({ mode: 'apply' }, { onSuccess: () => setApplied(true) })}
+          >
+            {applied ? 'Applied to working tree' : 'Apply to working tree'}
+          </button>
+          <button
+            type="submit"
+            className="button-primary button-small"
+            disabled={bringBack.isPending || !branch.trim()}
+          >
+            Create branch
+          </button>
+        </div>
+      </form>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { V0Event } from '../../../../shared/api/events';
 import { useRefreshWorkspace } from '../../api/workspace-queries';
 import { Tabs, type Tab } from '../../ui/Tabs';
@@ -7,13 +7,18 @@ import { ChangesPanel } from './ChangesPanel';
 import { FilesPanel } from './FilesPanel';
 import { WebHostsPanel } from './WebHostsPanel';
 
-type WorkspaceTab = 'changes' | 'files' | 'terminal' | 'web-hosts';
+/** A tab of the panel: adding a view is adding an entry here. The terminal has no `render`: it stays mounted. */
+interface WorkspaceTab extends Tab<string> {
+  render: ((conversationId: string) => ReactNode) | null;
+}
 
-const TABS: readonly Tab<WorkspaceTab>[] = [
-  { key: 'changes', label: 'Changes' },
-  { key: 'files', label: 'Files' },
-  { key: 'terminal', label: 'Terminal' },
-  { key: 'web-hosts', label: 'Web hosts' },
+const TERMINAL = 'terminal';
+
+const TABS: readonly WorkspaceTab[] = [
+  { key: 'changes', label: 'Changes', render: (id) => <ChangesPanel conversationId={id} /> },
+  { key: 'files', label: 'Files', render: (id) => <FilesPanel conversationId={id} /> },
+  { key: TERMINAL, label: 'Terminal', render: null },
+  { key: 'web-hosts', label: 'Web hosts', render: (id) => <WebHostsPanel conversationId={id} /> },
 ];
 
 interface WorkspacePanelProps {
@@ -26,11 +31,12 @@ interface WorkspacePanelProps {
 
 /** Beside the events: what the agent changed, the workspace's files, a terminal and its web hosts, one tab each. */
 export function WorkspacePanel({ conversationId, revision, events }: WorkspacePanelProps) {
-  const [tab, setTab] = useState<WorkspaceTab>('changes');
+  const [tab, setTab] = useState('changes');
   // Once opened, the terminal stays mounted (hidden on other tabs), so its shell outlives a look at the files.
   const [terminalOpened, setTerminalOpened] = useState(false);
-  if (tab === 'terminal' && !terminalOpened) setTerminalOpened(true);
+  if (tab === TERMINAL && !terminalOpened) setTerminalOpened(true);
   const refresh = useRefreshWorkspace(conversationId);
+  const shown = TABS.find((candidate) => candidate.key === tab) ?? TABS[0];
 
   useEffect(() => {
     if (revision >= 0) void refresh();
@@ -39,14 +45,12 @@ export function WorkspacePanel({ conversationId, revision, events }: WorkspacePa
   return (
     <section className="workspace-panel" aria-label="Workspace">
       <Tabs tabs={TABS} selected={tab} onSelect={setTab} label="Workspace views">
-        {tab === 'changes' && <ChangesPanel conversationId={conversationId} />}
-        {tab === 'files' && <FilesPanel conversationId={conversationId} />}
+        {shown?.render?.(conversationId)}
         {terminalOpened && (
-          <div hidden={tab !== 'terminal'} className="terminal-tab-holder">
+          <div hidden={tab !== TERMINAL} className="terminal-tab-holder">
             <TerminalTab conversationId={conversationId} events={events} />
           </div>
         )}
-        {tab === 'web-hosts' && <WebHostsPanel conversationId={conversationId} />}
       </Tabs>
     </section>
   );
