@@ -136,7 +136,6 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     conversations,
     conversationStore,
     new StartTaskStore(db),
-    events,
   );
 
   const agentServers = new AgentServers({
