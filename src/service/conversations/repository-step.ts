@@ -46,13 +46,11 @@ export async function gitCredentials(start: StartContext): Promise<GitCredential
 /**
  * The repository in the workspace: a clone (with the start survey in the same command), a copy of a
  * repository of this machine, or, without one, the working directory made a git repository.
- * `broker` is told of the sandbox's credential broker, started beside a clone with a token.
  */
 export async function prepareRepository(
   start: StartContext,
   workspace: Workspace,
   credentials: GitCredentials | null,
-  broker: (started: Promise<CredentialBroker | null>) => void,
 ): Promise<PreparedRepository> {
   const { target } = workspace;
   const sandbox = gitSandbox(target);
@@ -64,7 +62,7 @@ export async function prepareRepository(
   }
   const directory = isLocalRepository(repository)
     ? await copyLocal(start, workspace, repository)
-    : await clone(start, workspace, repository, credentials as GitCredentials, broker);
+    : await clone(start, workspace, repository, credentials as GitCredentials);
   // A restarted shell stays in the directory its predecessor was in.
   if (!start.saved?.workingDir)
     void workspace.shell.execute({ command: `cd ${shellQuote(directory.dir)}` }).catch(() => undefined);
@@ -81,12 +79,9 @@ async function clone(
   workspace: Workspace,
   repository: string,
   { provider, host, token }: GitCredentials,
-  broker: (started: Promise<CredentialBroker | null>) => void,
 ): Promise<{ dir: string; survey?: FileSurvey | null }> {
   const { target } = workspace;
   const scheme = start.ctx.gitScheme;
-  // Beside the clone, which has the token in its own environment; later git commands need the broker.
-  if (token) broker(settledLater(credentialBroker(start, workspace, { provider, host, scheme })));
   start.note('setting_up_workspace', `Cloning ${repository}`);
   try {
     const cloned = await cloneRepository({
@@ -112,21 +107,24 @@ async function clone(
 }
 
 /**
- * The sandbox's credential broker, for the repository's provider and host. Without it (no python3 in the
+ * The sandbox's credential broker, for the repository's provider and host, when there is a token: later git
+ * commands get it from there (the clone had it in its own environment). Without it (no python3 in the
  * sandbox) the clone still works, but later git commands in the shell get no token.
  */
-async function credentialBroker(
+export async function credentialBroker(
   start: StartContext,
   workspace: Workspace,
-  credentials: CredentialTarget,
+  credentials: GitCredentials | null,
 ): Promise<CredentialBroker | null> {
+  if (!credentials?.token) return null;
+  const target: CredentialTarget = { ...credentials, scheme: start.ctx.gitScheme };
   const conversationId = start.record.id;
   const { logger, providerTokens } = start.ctx;
   try {
     return await startCredentialBroker({
       workspace: workspace.target,
-      target: credentials,
-      token: async () => (await providerTokens.token(credentials.provider))?.token ?? null,
+      target,
+      token: async () => (await providerTokens.token(target.provider))?.token ?? null,
       log: (request) =>
         logger.info({ conversation_id: conversationId, ...request }, 'git credential request'),
     });

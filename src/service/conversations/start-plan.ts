@@ -9,6 +9,7 @@ import { gitHookStep, type HookStep } from './hook-step';
 import { loadConversationMicroagents, type LoadedMicroagents } from './recall-step';
 import { RepositoryConsent } from './repository-code';
 import {
+  credentialBroker,
   gitCredentials,
   prepareRepository,
   type GitCredentials,
@@ -18,7 +19,7 @@ import { openWorkspace, startSandbox, type StartedSandbox, type Workspace } from
 import { sandboxSecretValues } from './sandbox-secrets';
 import { runSetupScript, sandboxStateDir } from './setup-script';
 import type { StartContext } from './start-context';
-import { type StartPlan, stepOf } from './start-runner';
+import { settledLater, type StartPlan, stepOf } from './start-runner';
 import { startSurveyRoots } from './start-survey';
 
 /** What each step of a conversation's start makes. */
@@ -27,6 +28,7 @@ export interface StartResults {
   secretEnv: Record<string, string>;
   apiKey: string | null;
   credentials: GitCredentials | null;
+  broker: CredentialBroker | null;
   mcpModule: typeof import('../mcp/conversation-mcp');
   workspace: Workspace;
   repository: PreparedRepository;
@@ -88,9 +90,17 @@ export function startPlan(start: StartContext, opened: Opened): StartPlan<StartR
       { stage: 'setting_up_workspace' },
     ),
     repository: step(['workspace', 'credentials'], ({ workspace, credentials }) =>
-      prepareRepository(start, workspace, credentials, (broker) => {
-        opened.broker = broker;
-      }),
+      prepareRepository(start, workspace, credentials),
+    ),
+    // After the clone, which has the token in its own environment (and the CPU to itself); the agent's
+    // later git commands need the broker.
+    broker: step(
+      ['workspace', 'credentials', 'repository'],
+      ({ workspace, credentials }) => {
+        opened.broker = settledLater(credentialBroker(start, workspace, credentials));
+        return opened.broker;
+      },
+      { waiter: 'commands' },
     ),
     files: step(['sandbox', 'workspace', 'repository'], async ({ sandbox, workspace, repository }) => {
       // Taken with the clone, or read ahead by a new sandbox's first probe (of a workspace with no
