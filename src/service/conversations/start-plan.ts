@@ -93,11 +93,12 @@ export function startPlan(start: StartContext, opened: Opened): StartPlan<StartR
       prepareRepository(start, workspace, credentials),
     ),
     // After the clone, which has the token in its own environment (and the CPU to itself); the agent's
-    // later git commands need the broker.
+    // commands, git's among them, wait for it in the shell's queue.
     broker: step(
       ['workspace', 'credentials', 'repository'],
       ({ workspace, credentials }) => {
         opened.broker = settledLater(credentialBroker(start, workspace, credentials));
+        workspace.shell.hold(opened.broker);
         return opened.broker;
       },
       { waiter: 'commands' },
