@@ -142,9 +142,9 @@ async function copyLocal(
   start: StartContext,
   workspace: Workspace,
   repository: string,
-): Promise<{ dir: string }> {
+): Promise<{ dir: string; survey?: FileSurvey | null }> {
   const { target } = workspace;
-  const dir = await copyLocalRepository({
+  const copy = await copyLocalRepository({
     conversationId: start.record.id,
     dataDir: start.ctx.dataDir,
     repository,
@@ -154,8 +154,9 @@ async function copyLocal(
     workingDir: target.workingDir,
     identity: gitIdentityEnv(gitIdentity(start.ctx.settings.stored())),
     report: (message) => start.note('setting_up_workspace', message),
+    survey: (directory) => startSurveyRoots(directory, target.workingDir),
   }).catch((error: unknown) => {
     throw new StartFailed('error', (error as Error).message);
   });
-  return { dir };
+  return { dir: copy.directory, ...(copy.survey !== undefined ? { survey: copy.survey } : {}) };
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { GitSandbox } from '../git/git-sandbox';
-import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import type { FileSurvey, SandboxFiles, SurveyRoot } from '../sandbox/files/sandbox-files';
+import { parseSurvey, SURVEY_SCRIPT, surveyArgs, surveyRoots } from '../sandbox/files/survey-command';
 import type { LocalRepository } from './resolve-repository';
 import type { CopyNotice } from './object-store';
 import { type CopyProgress, snapshotArchive } from './snapshot-archive';
@@ -35,6 +36,13 @@ fi
 git update-ref ${START_REF} HEAD
 git rev-parse HEAD`;
 
+// After FINISH_SCRIPT, in the same command: the survey's script ($6) with its arguments, after a marker.
+const SURVEY_AFTER = `
+shift 5
+printf '\\0survey\\0'
+survey=$1; shift
+exec sh -c "$survey" sh "$@"`;
+
 export interface CopyOptions {
   repository: LocalRepository;
   sandbox: GitSandbox;
@@ -46,12 +54,16 @@ export interface CopyOptions {
   progress: CopyProgress;
   /** Told what the copy leaves out (links and alternates it does not follow). */
   notice: CopyNotice;
+  /** The folders to survey once the copy is there, for its folder (in the same command as its last step). */
+  survey?: (directory: string) => SurveyRoot[];
 }
 
 export interface CopiedRepository {
   directory: string;
   /** The starting snapshot. */
   baseline: string;
+  /** With `CopyOptions.survey`: the copy's folders, surveyed (null when that failed). */
+  survey?: FileSurvey | null;
 }
 
 /** The folder of a local repository's copy in the workspace: the repository folder's name. */
@@ -104,20 +116,30 @@ export async function copyIntoSandbox(options: CopyOptions): Promise<CopiedRepos
   });
   await run(sandbox, ['git', 'init', '-q', '--', directory]);
   await options.files.upload(directory, Readable.from(archive, { objectMode: false }));
-  const baseline = await run(
-    sandbox,
-    [
-      'sh',
-      '-c',
-      FINISH_SCRIPT,
-      'sh',
-      directory,
-      repository.branch ?? '',
-      repository.head ?? '',
-      repository.withWorkingTree ? 'working' : 'branch',
-      START_SNAPSHOT_MESSAGE,
-    ],
-    options.identity,
-  );
-  return { directory, baseline: baseline.split('\n').at(-1) ?? baseline };
+  const roots = options.survey ? surveyRoots(options.survey(directory)) : null;
+  const finish = [
+    directory,
+    repository.branch ?? '',
+    repository.head ?? '',
+    repository.withWorkingTree ? 'working' : 'branch',
+    START_SNAPSHOT_MESSAGE,
+  ];
+  if (!roots) {
+    const baseline = await run(sandbox, ['sh', '-c', FINISH_SCRIPT, 'sh', ...finish], options.identity);
+    return { directory, baseline: baseline.split('\n').at(-1) ?? baseline };
+  }
+  const survey = [SURVEY_SCRIPT, ...surveyArgs(roots, null)];
+  const result = await sandbox.exec(['sh', '-c', FINISH_SCRIPT + SURVEY_AFTER, 'sh', ...finish, ...survey], {
+    env: { ...GIT_ENV, ...options.identity },
+    timeout: COPY_TIMEOUT_SECONDS,
+  });
+  const marker = result.stdout.indexOf('\0survey\0');
+  if (marker < 0) throw new Error(`sh -c failed: ${result.stderr.trim()}`);
+  const baseline = result.stdout.slice(0, marker).trim();
+  const surveyed = result.stdout.slice(marker + '\0survey\0'.length);
+  return {
+    directory,
+    baseline: baseline.split('\n').at(-1) ?? baseline,
+    survey: result.exitCode === 0 ? parseSurvey(surveyed, roots, result.truncated) : null,
+  };
 }
