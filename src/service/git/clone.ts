@@ -128,17 +128,17 @@ async function configureGlobalHelper(sandbox: GitSandbox, target: CredentialTarg
 
 /**
  * The helper the clone itself runs with: the helper's script from the clone's environment (so the clone
- * does not wait for the helper's installation), for the one host. The empty value first drops helpers
+ * does not wait for the helper's installation), for the one host, and only for `get` (the helper stores
+ * nothing, so `store` and `erase` are skipped without starting python). git appends the action to the
+ * arguments; `for action; do :; done` leaves the last one in `action`. The empty value first drops helpers
  * configured before it, so only this helper sees the token.
  */
 function inlineHelperConfig(target: CredentialTarget, socket: string): string[] {
   const key = helperConfigKey(target);
-  return [
-    '-c',
-    `${key}=`,
-    '-c',
-    `${key}=!python3 -c "$${INLINE_HELPER_VARIABLE}"${helperCommand('', target, socket)}`,
-  ];
+  const helper =
+    `f() { for action; do :; done; if [ "$action" = get ]; then python3 -c "$${INLINE_HELPER_VARIABLE}" "$@"; ` +
+    `else cat >/dev/null; fi; }; f${helperCommand('', target, socket)}`;
+  return ['-c', `${key}=`, '-c', `${key}=!${helper}`];
 }
 
 /**
