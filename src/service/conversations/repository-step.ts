@@ -29,7 +29,7 @@ export interface PreparedRepository {
   dir: string;
   /** An empty workspace's `git init`, in the background (the shell holds the agent's commands until then). */
   initialized: Promise<void>;
-  /** The start survey, when it was taken with the clone (null when that failed). */
+  /** The start survey, when the clone or the copy took it in its own command (null when that failed). */
   survey?: FileSurvey | null;
 }
 

@@ -60,10 +60,11 @@ const step = stepOf<StartResults>();
 /**
  * The start of one conversation, each step with the results it needs; the runner starts each as soon as
  * they are there. Beside the sandbox's start: the secrets, the model key, the clone's token, the MCP code.
- * Once it runs: the workspace, then the repository (a clone surveys what the next steps read in the same
- * command), then the setup script and the microagents side by side, the hook's question after the setup
+ * Once it runs: the workspace, then the repository (a clone or a copy surveys what the next steps read in
+ * its own command), then the setup script and the microagents side by side, the hook's question after the setup
  * script, then MCP and the agent. The agent may think from there: the steps whose waiter is `commands`
- * (the shell's start, an empty workspace's `git init`, the hook's install) are awaited by its commands.
+ * (the shell's start, an empty workspace's `git init`, the credential broker, the hook's install) are
+ * awaited by its commands.
  */
 export function startPlan(start: StartContext, opened: Opened): StartPlan<StartResults> {
   const { ctx, record } = start;
@@ -104,15 +105,11 @@ export function startPlan(start: StartContext, opened: Opened): StartPlan<StartR
       { waiter: 'commands' },
     ),
     files: step(['sandbox', 'workspace', 'repository'], async ({ sandbox, workspace, repository }) => {
-      // Taken with the clone, or read ahead by a new sandbox's first probe (of a workspace with no
-      // repository), else taken now.
-      const survey =
-        repository.survey !== undefined
-          ? repository.survey
-          : ((!record.selectedRepository ? sandbox.readAhead : null) ??
-            (await workspace.files
-              .survey(startSurveyRoots(repository.dir, workspace.target.workingDir))
-              .catch(() => null)));
+      // Taken by the clone's or the copy's own command; with no repository, read ahead by a new sandbox's
+      // first probe; else (a resumed sandbox, a copy kept from before) taken now.
+      const known = repository.survey ?? (record.selectedRepository ? null : sandbox.readAhead);
+      const roots = startSurveyRoots(repository.dir, workspace.target.workingDir);
+      const survey = known ?? (await workspace.files.survey(roots).catch(() => null));
       return new SurveyedFiles(workspace.files, survey);
     }),
     setup: step(['workspace', 'files', 'repository'], async ({ workspace, files, repository }) => {
