@@ -18,11 +18,13 @@ const COPY_TIMEOUT_SECONDS = 15 * 60;
 /** Non-interactive git in English, hooks off: the copy runs nothing of the repository's. */
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
 
-// Run as the sandbox user in the copy's folder ($1) after the archive is in: HEAD on the branch ($2) or the
+// Run as the sandbox user in the copy's folder ($1) after the archive is in: the repository made around the
+// archive's objects and refs (git init keeps what is there), HEAD on the branch ($2) or the
 // commit ($3); with the working tree ($4 = working) its state becomes the baseline commit (message $5)
 // when it differs from HEAD, else the branch is checked out. Prints the baseline.
 const FINISH_SCRIPT = `set -e
 cd "$1"
+git init -q
 if [ -n "$2" ]; then git symbolic-ref HEAD "refs/heads/$2"; elif [ -n "$3" ]; then git update-ref --no-deref HEAD "$3"; fi
 if [ "$4" = working ]; then
   if [ -n "$3" ]; then git reset -q; fi
@@ -114,7 +116,6 @@ export async function copyIntoSandbox(options: CopyOptions): Promise<CopiedRepos
     progress: options.progress,
     notice: options.notice,
   });
-  await run(sandbox, ['git', 'init', '-q', '--', directory]);
   await options.files.upload(directory, Readable.from(archive, { objectMode: false }));
   const roots = options.survey ? surveyRoots(options.survey(directory)) : null;
   const finish = [
