@@ -45,6 +45,11 @@ printf '\\0survey\\0'
 survey=$1; shift
 exec sh -c "$survey" sh "$@"`;
 
+export interface SandboxUser {
+  uid: number;
+  gid: number;
+}
+
 export interface CopyOptions {
   repository: LocalRepository;
   sandbox: GitSandbox;
@@ -56,6 +61,8 @@ export interface CopyOptions {
   progress: CopyProgress;
   /** Told what the copy leaves out (links and alternates it does not follow). */
   notice: CopyNotice;
+  /** The sandbox user, who owns the copy, when already asked (else asked first; `sandboxUser`). */
+  owner?: SandboxUser;
   /** The folders to survey once the copy is there, for its folder (in the same command as its last step). */
   survey?: (directory: string) => SurveyRoot[];
 }
@@ -73,7 +80,8 @@ export function copyFolderName(root: string): string {
   return path.posix.basename(root) || 'repository';
 }
 
-async function sandboxUser(sandbox: GitSandbox): Promise<{ uid: number; gid: number }> {
+/** The sandbox user's uid and gid, which own the copy. */
+export async function sandboxUser(sandbox: GitSandbox): Promise<SandboxUser> {
   const id = await sandbox.exec(['sh', '-c', 'id -u; id -g']);
   const [uid, gid] = id.stdout.trim().split('\n').map(Number);
   if (id.exitCode !== 0 || !Number.isInteger(uid) || !Number.isInteger(gid)) {
@@ -109,7 +117,7 @@ export async function hasCopy(sandbox: GitSandbox, directory: string): Promise<b
 export async function copyIntoSandbox(options: CopyOptions): Promise<CopiedRepository> {
   const { repository, sandbox } = options;
   const directory = copyDirectory(options.workingDir, repository.root);
-  const owner = await sandboxUser(sandbox);
+  const owner = options.owner ?? (await sandboxUser(sandbox));
   // Built (and refused when too large) before the copy's folder is made.
   const { archive } = await snapshotArchive(repository, {
     owner,

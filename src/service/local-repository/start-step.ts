@@ -1,7 +1,7 @@
 import { ValidationFailed } from '../http/validation';
 import type { GitSandbox } from '../git/git-sandbox';
 import type { FileSurvey, SandboxFiles, SurveyRoot } from '../sandbox/files/sandbox-files';
-import { copyDirectory, copyIntoSandbox, hasCopy } from './copy-into-sandbox';
+import { copyDirectory, copyIntoSandbox, hasCopy, sandboxUser } from './copy-into-sandbox';
 import { LocalRepositoryStore } from './local-repository-store';
 import { resolveLocalRepository } from './resolve-repository';
 
@@ -52,10 +52,14 @@ async function copy(step: LocalCopyStep): Promise<LocalCopy> {
   const directory = copyDirectory(step.workingDir, step.repository);
   if ((await store.load(step.conversationId)) && (await hasCopy(step.sandbox, directory)))
     return { directory };
+  // The sandbox user's ids are asked while the repository is checked on this machine.
+  const owner = sandboxUser(step.sandbox);
+  owner.catch(() => undefined);
   const repository = await resolveLocalRepository(step.repository, step.branch);
   step.report(`Copying ${repository.root}`);
   let reportedAt = 0;
   const copied = await copyIntoSandbox({
+    owner: await owner,
     repository,
     sandbox: step.sandbox,
     files: step.files,
