@@ -1,7 +1,8 @@
 /**
  * Time to the agent's first action: from `POST /api/conversations` to the first model request the scripted
  * server receives, and to the result of the agent's first command, with no repository and with a small
- * repository cloned over git's smart HTTP on 127.0.0.1; cold (no warm pool) and warm (a pool of one). Beside
+ * repository cloned over git's smart HTTP on 127.0.0.1 (warm, also the same repository copied from this
+ * machine); cold (no warm pool) and warm (a pool of one). Beside
  * them, in the same run, a raw dockerode create + start + one exec of the same image with the same options.
  *
  * After one warm-up each, the variants alternate for `--runs` rounds; it prints every median, the ratios to
@@ -11,8 +12,9 @@
  *
  *   node --import tsx --import ./scripts/lib/raw-import.mjs bench/first-action.ts [--runs 7]
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { dockerExec } from '../src/service/sandbox/docker/docker-exec';
@@ -30,6 +32,7 @@ import {
   useScriptedModel,
 } from '../test/sandbox/support';
 import { startGitHubRepositories, type GitHubRepositories } from '../test/support/github-repositories';
+import { type LocalGitRepo, makeLocalGitRepo } from '../test/support/local-git-repo';
 import { startScriptedLlm, type ScriptedLlm } from '../test/support/scripted-llm';
 import type { TestService } from '../test/support/service';
 import { until } from '../test/support/until';
@@ -41,6 +44,12 @@ const TOKEN = 'ghp_first-action-bench-7d21';
 const REPOSITORY = 'bench/app';
 const TITLE_MARKER = '[dockhand:title]';
 const RAW_INSTANCE = `bench-first-action-${process.pid}`;
+const APP_FILES = {
+  'README.md': '# app\n',
+  'app.py': 'def add(a, b):\n    return a + b\n',
+  'test_app.py': 'from app import add\nassert add(2, 3) == 5\n',
+};
+const REPOSITORY_MICROAGENT = '---\nname: repo\n---\nRun the tests with python3.\n';
 
 interface Times {
   firstRequest: number;
@@ -66,16 +75,28 @@ async function poolSettled(service: TestService): Promise<ServerInfo['sandbox'][
   return info.sandbox.warm_pool;
 }
 
-/** One conversation: POST, the first agent request (not the title's), the first command's result. */
-async function conversation(service: TestService, llm: ScriptedLlm, repository: boolean): Promise<Times> {
+/**
+ * One conversation: POST, the first agent request (not the title's), the first command's result. `repository`
+ * is the `repository` of the request, if any.
+ */
+async function conversation(
+  service: TestService,
+  llm: ScriptedLlm,
+  repository: string | null,
+): Promise<Times> {
   const callsBefore = llm.calls.length;
   llm.push(
     { toolCalls: [{ name: 'execute_bash', args: { command: 'echo first-action', security_risk: 'LOW' } }] },
     { text: 'Done.' },
   );
-  const body = repository
-    ? { repository: REPOSITORY, git_provider: 'github', initial_user_msg: 'Run one command' }
-    : { initial_user_msg: 'Run one command' };
+  const body = {
+    initial_user_msg: 'Run one command',
+    ...(repository === REPOSITORY
+      ? { repository, git_provider: 'github' }
+      : repository
+        ? { repository }
+        : {}),
+  };
   const wallStart = Date.now();
   const started = performance.now();
   const created = await service.api('POST', '/api/conversations', { body });
@@ -158,6 +179,7 @@ async function main(): Promise<number> {
 
   const llm = await startScriptedLlm([], { channels: [{ marker: TITLE_MARKER, step: { text: 'Bench' } }] });
   let repositories: GitHubRepositories | undefined;
+  let local: LocalGitRepo | undefined;
   const services: TestService[] = [];
   try {
     repositories = await startGitHubRepositories(TOKEN, [
@@ -165,14 +187,13 @@ async function main(): Promise<number> {
         name: REPOSITORY,
         branches: {
           main: {
-            'README.md': '# app\n',
-            'app.py': 'def add(a, b):\n    return a + b\n',
-            'test_app.py': 'from app import add\nassert add(2, 3) == 5\n',
-            '.openhands/microagents/repo.md': '---\nname: repo\n---\nRun the tests with python3.\n',
+            ...APP_FILES,
+            '.openhands/microagents/repo.md': REPOSITORY_MICROAGENT,
           },
         },
       },
     ]);
+    local = makeLocalGitRepo({ ...APP_FILES, '.openhands/microagents/repo.md': REPOSITORY_MICROAGENT });
     // Host networking so the sandbox reaches the git server on 127.0.0.1; the raw baseline uses it too.
     const start = async (warmPool: number) => {
       const service = await startSandboxService(repositories?.serviceConfig, { network: 'host', warmPool });
@@ -181,6 +202,7 @@ async function main(): Promise<number> {
       await repositories?.storeToken(service);
       return service;
     };
+    const localRoot = local.root;
     const cold = await start(0);
     const warm = await start(1);
     const settle = () => poolSettled(warm);
@@ -188,10 +210,11 @@ async function main(): Promise<number> {
     const user = (await docker.getImage(TEST_IMAGE).inspect()).Config.User || 'dockhand';
     const variants: Variant[] = [
       { name: 'raw docker create + start + exec', run: () => rawDocker(user) },
-      { name: 'cold, no repository', run: () => conversation(cold, llm, false) },
-      { name: 'cold, repository', run: () => conversation(cold, llm, true) },
-      { name: 'warm, no repository', run: () => conversation(warm, llm, false) },
-      { name: 'warm, repository', run: () => conversation(warm, llm, true) },
+      { name: 'cold, no repository', run: () => conversation(cold, llm, null) },
+      { name: 'cold, repository', run: () => conversation(cold, llm, REPOSITORY) },
+      { name: 'warm, no repository', run: () => conversation(warm, llm, null) },
+      { name: 'warm, repository', run: () => conversation(warm, llm, REPOSITORY) },
+      { name: 'warm, local repository', run: () => conversation(warm, llm, localRoot) },
     ];
     const samples = new Map<string, Times[]>(variants.map((variant) => [variant.name, []]));
     for (let round = -1; round < runs; round++) {
@@ -247,6 +270,7 @@ async function main(): Promise<number> {
     for (const service of services) await closeSandboxService(service);
     await removeLabelled(`dev.dockhand.instance=${RAW_INSTANCE}`);
     await Promise.all([llm.close(), repositories?.close()]);
+    if (local) rmSync(path.dirname(local.root), { recursive: true, force: true });
   }
 }
 

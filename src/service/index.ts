@@ -143,7 +143,6 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     conversations,
     conversationStore,
     new StartTaskStore(db),
-    events,
   );
 
   const agentServers = new AgentServers({

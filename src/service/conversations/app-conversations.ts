@@ -10,27 +10,17 @@ import type {
 } from '../../shared/api/app-conversations';
 import { START_TASK_STATUSES } from '../../shared/api/app-conversations';
 import type { ServiceContext } from '../context';
-import type { EventLog } from '../events/event-log';
 import { HttpError, httpError } from '../http/errors';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import { agentServerUrl, conversationUrl } from './agent-server-url';
-import { RUNTIME_STATUS } from './conversation-runtime';
-import type { ConversationService, StatusPayload } from './conversation-service';
+import type { StartStage } from '../../shared/api/start-stage';
+import type { ConversationService } from './conversation-service';
 import type { ConversationRecord, ConversationStore } from './conversation-store';
+import { startTaskStatusOf } from './start-status';
 import type { StartTaskStore } from './start-task-store';
 
 const TASK_RETENTION_MS = 30 * 24 * 3600 * 1000;
 const FINAL: StartTaskStatus[] = ['READY', 'ERROR'];
-
-/** The task stage each runtime status of the start pipeline reaches. */
-const STAGE_OF_STATUS: Record<string, StartTaskStatus> = {
-  [RUNTIME_STATUS.startingRuntime]: 'WAITING_FOR_SANDBOX',
-  [RUNTIME_STATUS.runtimeStarted]: 'WAITING_FOR_SANDBOX',
-  [RUNTIME_STATUS.settingUpWorkspace]: 'PREPARING_REPOSITORY',
-  [RUNTIME_STATUS.settingUpGitHooks]: 'SETTING_UP_GIT_HOOKS',
-  [RUNTIME_STATUS.settingUpSkills]: 'SETTING_UP_SKILLS',
-  [RUNTIME_STATUS.ready]: 'STARTING_CONVERSATION',
-};
 
 export const EXECUTION_STATUS: Record<string, AppConversation['execution_status']> = {
   loading: 'idle',
@@ -93,7 +83,6 @@ export class AppConversations {
     private readonly conversations: ConversationService,
     private readonly store: ConversationStore,
     private readonly tasks: StartTaskStore,
-    private readonly events: EventLog,
   ) {
     this.changes.setMaxListeners(0);
     conversations.onDeleted((id) => tasks.deleteForConversation(id));
@@ -254,37 +243,29 @@ export class AppConversations {
         },
       );
       await new Promise<void>((resolve) => {
-        const onStatus = (payload: StatusPayload) => {
-          if (payload.type === 'error') {
-            this.fail(taskId, payload.message);
-            resolve();
-            return;
+        const onStage = (stage: StartStage) => {
+          if (stage.stage === 'failed') {
+            this.fail(taskId, stage.failure.message);
+            return resolve();
           }
-          const stage = STAGE_OF_STATUS[payload.id];
           const current = this.conversations.require(record.id);
-          if (stage)
-            this.advance(taskId, stage, {
-              sandbox_id: current.sandboxId,
-              agent_server_url: current.sandboxId
-                ? agentServerUrl(this.ctx.sandboxes.find(current.sandboxId))
-                : null,
-            });
-          if (payload.id === RUNTIME_STATUS.ready) {
+          this.advance(taskId, startTaskStatusOf(stage), {
+            sandbox_id: current.sandboxId,
+            agent_server_url: current.sandboxId
+              ? agentServerUrl(this.ctx.sandboxes.find(current.sandboxId))
+              : null,
+          });
+          if (stage.stage === 'ready') {
             this.advance(taskId, 'READY', { app_conversation_id: record.id });
             resolve();
           }
         };
-        stopWatching = this.conversations.onStatus(record.id, onStatus);
+        stopWatching = this.conversations.onStartStage(record.id, onStage);
         // The start may have got this far before we listened.
-        const now = this.conversations.require(record.id);
-        if (now.runtimeStatus === RUNTIME_STATUS.ready)
-          onStatus({ status_update: true, type: 'info', id: RUNTIME_STATUS.ready, message: '' });
-        else if (now.status === 'STOPPED') {
-          this.fail(
-            taskId,
-            this.events.after(record.id, -1).findLast((e) => e.observation === 'error')?.content ??
-              'The conversation could not start',
-          );
+        const reached = this.conversations.startStage(record.id);
+        if (reached?.stage === 'ready' || reached?.stage === 'failed') onStage(reached);
+        else if (this.conversations.require(record.id).status === 'STOPPED') {
+          this.fail(taskId, 'The conversation could not start');
           resolve();
         }
       });

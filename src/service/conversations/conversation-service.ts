@@ -20,7 +20,9 @@ import { sandboxSecretNames } from './sandbox-secrets';
 import { sandboxKey } from '../secrets/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
 import { conversationUrl } from './agent-server-url';
-import { ConversationRuntime, RUNTIME_STATUS, StartFailure } from './conversation-runtime';
+import { ConversationRuntime } from './conversation-runtime';
+import { RUNTIME_STATUS, runtimeStatusOf, statusUpdateOf } from './start-status';
+import type { StartStage } from '../../shared/api/start-stage';
 import { IdleStop } from './idle-stop';
 import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
 import { assertImagesSupported, ImagesNotSupportedError } from '../agent/images';
@@ -44,6 +46,10 @@ const IDLE_STATES = new Set([
 
 function endEvent(id: string): string {
   return `${id}\0end`;
+}
+
+function stageEvent(id: string): string {
+  return `${id}\0stage`;
 }
 
 function statusError(message: string, msgId: string): HttpError {
@@ -73,6 +79,8 @@ export interface StatusPayload extends StatusUpdate {
  */
 export class ConversationService {
   private readonly runtimes = new Map<string, ConversationRuntime>();
+  /** Where each conversation's last start is (in memory: a restart stops every conversation). */
+  private readonly startStages = new Map<string, StartStage>();
   private readonly statuses = new EventEmitter();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
@@ -306,6 +314,7 @@ export class ConversationService {
     this.events.deleteAll(id);
     await forgetRequestMcpKeys(this.ctx.secrets, id, record.request.mcp_config);
     this.store.delete(id);
+    this.startStages.delete(id);
     this.deleted.forEach((listener) => listener(id));
     this.statuses.emit(endEvent(id), 'deleted');
     const shared = record.sandboxId ? this.store.bySandbox(record.sandboxId).length > 0 : true;
@@ -361,6 +370,17 @@ export class ConversationService {
   onEnd(id: string, listener: (reason: 'deleted') => void): () => void {
     this.statuses.once(endEvent(id), listener);
     return () => this.statuses.off(endEvent(id), listener);
+  }
+
+  /** Where the conversation's last start got to in this process (null before one began). */
+  startStage(id: string): StartStage | null {
+    return this.startStages.get(id) ?? null;
+  }
+
+  /** Listens to the stages of one conversation's starts, its failure included. */
+  onStartStage(id: string, listener: (stage: StartStage) => void): () => void {
+    this.statuses.on(stageEvent(id), listener);
+    return () => this.statuses.off(stageEvent(id), listener);
   }
 
   /** Listens to status updates of one conversation (runtime status, title, errors). */
@@ -480,6 +500,7 @@ export class ConversationService {
 
   private launch(record: ConversationRecord, first: boolean): void {
     const runtime = new ConversationRuntime(this.ctx, this.events, record, {
+      stage: (stage) => this.reachStage(record.id, stage),
       status: (update) => this.publish(record.id, update),
       update: (changes) => this.update(record.id, changes),
     });
@@ -509,14 +530,21 @@ export class ConversationService {
       await runtime.workspaceReady();
     } catch (error) {
       if (this.runtimes.get(record.id) !== runtime) return;
-      const statusId = error instanceof StartFailure ? error.statusId : RUNTIME_STATUS.error;
-      const message = this.ctx.masker.maskText(error instanceof Error ? error.message : String(error));
+      const failure = runtime.failureOf(error);
+      const message = this.ctx.masker.maskText(failure.message);
       this.ctx.logger.warn({ conversation_id: record.id, err: message }, 'conversation start failed');
       this.events.append(record.id, errorObservation(message), this.ctx.masker);
       await this.stop(record.id);
-      this.update(record.id, { runtimeStatus: statusId });
-      this.publish(record.id, { type: 'error', id: statusId, message });
+      this.reachStage(record.id, { stage: 'failed', failure: { ...failure, message } });
     }
+  }
+
+  /** A start's stage: the runtime status and the status update it shows as, and the V1 task's listeners. */
+  private reachStage(id: string, stage: StartStage): void {
+    this.startStages.set(id, stage);
+    this.update(id, { runtimeStatus: runtimeStatusOf(stage) });
+    this.publish(id, statusUpdateOf(stage));
+    this.statuses.emit(stageEvent(id), stage);
   }
 
   private update(id: string, changes: Partial<ConversationRecord>): void {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { GitSandbox } from '../git/git-sandbox';
-import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import type { FileSurvey, SandboxFiles, SurveyRoot } from '../sandbox/files/sandbox-files';
+import { parseSurvey, SURVEY_SCRIPT, surveyArgs, surveyRoots } from '../sandbox/files/survey-command';
 import type { LocalRepository } from './resolve-repository';
 import type { CopyNotice } from './object-store';
 import { type CopyProgress, snapshotArchive } from './snapshot-archive';
@@ -17,11 +18,13 @@ const COPY_TIMEOUT_SECONDS = 15 * 60;
 /** Non-interactive git in English, hooks off: the copy runs nothing of the repository's. */
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
 
-// Run as the sandbox user in the copy's folder ($1) after the archive is in: HEAD on the branch ($2) or the
+// Run as the sandbox user in the copy's folder ($1) after the archive is in: the repository made around the
+// archive's objects and refs (git init keeps what is there), HEAD on the branch ($2) or the
 // commit ($3); with the working tree ($4 = working) its state becomes the baseline commit (message $5)
 // when it differs from HEAD, else the branch is checked out. Prints the baseline.
 const FINISH_SCRIPT = `set -e
 cd "$1"
+git init -q
 if [ -n "$2" ]; then git symbolic-ref HEAD "refs/heads/$2"; elif [ -n "$3" ]; then git update-ref --no-deref HEAD "$3"; fi
 if [ "$4" = working ]; then
   if [ -n "$3" ]; then git reset -q; fi
@@ -35,6 +38,18 @@ fi
 git update-ref ${START_REF} HEAD
 git rev-parse HEAD`;
 
+// After FINISH_SCRIPT, in the same command: the survey's script ($6) with its arguments, after a marker.
+const SURVEY_AFTER = `
+shift 5
+printf '\\0survey\\0'
+survey=$1; shift
+exec sh -c "$survey" sh "$@"`;
+
+export interface SandboxUser {
+  uid: number;
+  gid: number;
+}
+
 export interface CopyOptions {
   repository: LocalRepository;
   sandbox: GitSandbox;
@@ -46,12 +61,18 @@ export interface CopyOptions {
   progress: CopyProgress;
   /** Told what the copy leaves out (links and alternates it does not follow). */
   notice: CopyNotice;
+  /** The sandbox user, who owns the copy, when already asked (else asked first; `sandboxUser`). */
+  owner?: SandboxUser;
+  /** The folders to survey once the copy is there, for its folder (in the same command as its last step). */
+  survey?: (directory: string) => SurveyRoot[];
 }
 
 export interface CopiedRepository {
   directory: string;
   /** The starting snapshot. */
   baseline: string;
+  /** With `CopyOptions.survey`: the copy's folders, surveyed (null when that failed). */
+  survey?: FileSurvey | null;
 }
 
 /** The folder of a local repository's copy in the workspace: the repository folder's name. */
@@ -59,7 +80,8 @@ export function copyFolderName(root: string): string {
   return path.posix.basename(root) || 'repository';
 }
 
-async function sandboxUser(sandbox: GitSandbox): Promise<{ uid: number; gid: number }> {
+/** The sandbox user's uid and gid, which own the copy. */
+export async function sandboxUser(sandbox: GitSandbox): Promise<SandboxUser> {
   const id = await sandbox.exec(['sh', '-c', 'id -u; id -g']);
   const [uid, gid] = id.stdout.trim().split('\n').map(Number);
   if (id.exitCode !== 0 || !Number.isInteger(uid) || !Number.isInteger(gid)) {
@@ -95,29 +117,38 @@ export async function hasCopy(sandbox: GitSandbox, directory: string): Promise<b
 export async function copyIntoSandbox(options: CopyOptions): Promise<CopiedRepository> {
   const { repository, sandbox } = options;
   const directory = copyDirectory(options.workingDir, repository.root);
-  const owner = await sandboxUser(sandbox);
+  const owner = options.owner ?? (await sandboxUser(sandbox));
   // Built (and refused when too large) before the copy's folder is made.
   const { archive } = await snapshotArchive(repository, {
     owner,
     progress: options.progress,
     notice: options.notice,
   });
-  await run(sandbox, ['git', 'init', '-q', '--', directory]);
   await options.files.upload(directory, Readable.from(archive, { objectMode: false }));
-  const baseline = await run(
-    sandbox,
-    [
-      'sh',
-      '-c',
-      FINISH_SCRIPT,
-      'sh',
-      directory,
-      repository.branch ?? '',
-      repository.head ?? '',
-      repository.withWorkingTree ? 'working' : 'branch',
-      START_SNAPSHOT_MESSAGE,
-    ],
-    options.identity,
-  );
-  return { directory, baseline: baseline.split('\n').at(-1) ?? baseline };
+  const roots = options.survey ? surveyRoots(options.survey(directory)) : null;
+  const finish = [
+    directory,
+    repository.branch ?? '',
+    repository.head ?? '',
+    repository.withWorkingTree ? 'working' : 'branch',
+    START_SNAPSHOT_MESSAGE,
+  ];
+  if (!roots) {
+    const baseline = await run(sandbox, ['sh', '-c', FINISH_SCRIPT, 'sh', ...finish], options.identity);
+    return { directory, baseline: baseline.split('\n').at(-1) ?? baseline };
+  }
+  const survey = [SURVEY_SCRIPT, ...surveyArgs(roots, null)];
+  const result = await sandbox.exec(['sh', '-c', FINISH_SCRIPT + SURVEY_AFTER, 'sh', ...finish, ...survey], {
+    env: { ...GIT_ENV, ...options.identity },
+    timeout: COPY_TIMEOUT_SECONDS,
+  });
+  const marker = result.stdout.indexOf('\0survey\0');
+  if (marker < 0) throw new Error(`sh -c failed: ${result.stderr.trim()}`);
+  const baseline = result.stdout.slice(0, marker).trim();
+  const surveyed = result.stdout.slice(marker + '\0survey\0'.length);
+  return {
+    directory,
+    baseline: baseline.split('\n').at(-1) ?? baseline,
+    survey: result.exitCode === 0 ? parseSurvey(surveyed, roots, result.truncated) : null,
+  };
 }

@@ -1,7 +1,7 @@
 import { ValidationFailed } from '../http/validation';
 import type { GitSandbox } from '../git/git-sandbox';
-import type { SandboxFiles } from '../sandbox/files/sandbox-files';
-import { copyDirectory, copyIntoSandbox, hasCopy } from './copy-into-sandbox';
+import type { FileSurvey, SandboxFiles, SurveyRoot } from '../sandbox/files/sandbox-files';
+import { copyDirectory, copyIntoSandbox, hasCopy, sandboxUser } from './copy-into-sandbox';
 import { LocalRepositoryStore } from './local-repository-store';
 import { resolveLocalRepository } from './resolve-repository';
 
@@ -20,14 +20,22 @@ export interface LocalCopyStep {
   workingDir: string;
   identity: Record<string, string>;
   report: (message: string) => void;
+  /** The folders to survey once a new copy is there, for its folder (in the copy's last command). */
+  survey?: (directory: string) => SurveyRoot[];
+}
+
+export interface LocalCopy {
+  directory: string;
+  /** With `survey`, for a new copy: what it surveyed (null when that failed). */
+  survey?: FileSurvey | null;
 }
 
 /**
  * The start step of a conversation on a local repository: checks the repository again (it may have changed
  * since the conversation was created), copies it into the sandbox with progress, and records the baseline.
- * A conversation that starts again keeps its copy. Returns the copy's folder.
+ * A conversation that starts again keeps its copy.
  */
-export async function copyLocalRepository(step: LocalCopyStep): Promise<string> {
+export async function copyLocalRepository(step: LocalCopyStep): Promise<LocalCopy> {
   try {
     return await copy(step);
   } catch (error) {
@@ -39,20 +47,26 @@ export async function copyLocalRepository(step: LocalCopyStep): Promise<string> 
   }
 }
 
-async function copy(step: LocalCopyStep): Promise<string> {
+async function copy(step: LocalCopyStep): Promise<LocalCopy> {
   const store = new LocalRepositoryStore(step.dataDir);
   const directory = copyDirectory(step.workingDir, step.repository);
-  if ((await store.load(step.conversationId)) && (await hasCopy(step.sandbox, directory))) return directory;
+  if ((await store.load(step.conversationId)) && (await hasCopy(step.sandbox, directory)))
+    return { directory };
+  // The sandbox user's ids are asked while the repository is checked on this machine.
+  const owner = sandboxUser(step.sandbox);
+  owner.catch(() => undefined);
   const repository = await resolveLocalRepository(step.repository, step.branch);
   step.report(`Copying ${repository.root}`);
   let reportedAt = 0;
   const copied = await copyIntoSandbox({
+    owner: await owner,
     repository,
     sandbox: step.sandbox,
     files: step.files,
     workingDir: step.workingDir,
     identity: step.identity,
     notice: step.report,
+    ...(step.survey ? { survey: step.survey } : {}),
     progress: (sent, total) => {
       const now = Date.now();
       if (total < PROGRESS_FROM_BYTES || (now - reportedAt < 1000 && sent < total)) return;
@@ -66,5 +80,5 @@ async function copy(step: LocalCopyStep): Promise<string> {
     start_commit: repository.head,
     baseline_commit: copied.baseline,
   });
-  return copied.directory;
+  return { directory: copied.directory, ...(copied.survey !== undefined ? { survey: copied.survey } : {}) };
 }
