@@ -39,10 +39,18 @@ interface FollowClient {
 interface OpenOptions {
   /** The client hangs up itself once it has received this many of the tests' events. */
   closeAfter?: number;
+  /**
+   * The client stops reading as soon as it has received this many of the tests' events, in the same turn (a
+   * poll would let the replay run on meanwhile).
+   */
+  pauseAfter?: number;
 }
 
-/** Collects event ids and hangs up after `closeAfter` of the tests' own; `hangUp` ends the connection. */
-function collector(target: Target, options: OpenOptions, hangUp: () => void) {
+/**
+ * Collects event ids, pauses after `pauseAfter` and hangs up after `closeAfter` of the tests' own; `pause`
+ * stops reading, `hangUp` ends the connection.
+ */
+function collector(target: Target, options: OpenOptions, pause: () => void, hangUp: () => void) {
   const ids: number[] = [];
   let open = true;
   return {
@@ -50,6 +58,7 @@ function collector(target: Target, options: OpenOptions, hangUp: () => void) {
     take(id: number) {
       if (!open || !target.mine.has(id)) return;
       ids.push(id);
+      if (ids.length === options.pauseAfter) pause();
       if (ids.length === options.closeAfter) this.close();
     },
     close() {
@@ -69,7 +78,12 @@ async function openSse(target: Target, after: number, options: OpenOptions = {})
   const response = await new Promise<IncomingMessage>((resolve, reject) =>
     request.on('response', resolve).on('error', reject).end(),
   );
-  const events = collector(target, options, () => request.destroy());
+  const events = collector(
+    target,
+    options,
+    () => response.pause(),
+    () => request.destroy(),
+  );
   let tail = '';
   response.setEncoding('utf8');
   response.on('data', (chunk: string) => {
@@ -137,7 +151,13 @@ async function openSocketIo(target: Target, after: number, options: OpenOptions 
         if (typeof event.id === 'number') events?.take(event.id);
       }
     },
-    (ws) => (events = collector(target, options, () => ws.terminate())),
+    (ws) =>
+      (events = collector(
+        target,
+        options,
+        () => ws.pause(),
+        () => ws.terminate(),
+      )),
   );
   await client.opened;
   await waitFor(() => connected, 'the socket.io connection');
@@ -170,7 +190,13 @@ async function openAgentServer(
       const id = frame.id.startsWith(prefix) ? Number(frame.id.slice(prefix.length)) : NaN;
       if (Number.isInteger(id)) events?.take(id);
     },
-    (ws) => (events = collector(target, options, () => ws.terminate())),
+    (ws) =>
+      (events = collector(
+        target,
+        options,
+        () => ws.pause(),
+        () => ws.terminate(),
+      )),
   );
   await client.opened;
   return client;
@@ -319,9 +345,8 @@ describe.skipIf(skip !== null)('following a conversation’s events', () => {
       const start = lastId();
       const total = 5 * REPLAY_CHUNK; // 50 MB: far more than the loopback buffers hold
       const appended = append(total, BIG);
-      const client = await open(target, start);
+      const client = await open(target, start, { pauseAfter: 1 });
       await waitFor(() => client.ids().length > 0, 'the first replayed event');
-      client.pause();
       // Until the replay stops reading: at once if it waits for the client, after reading everything if not.
       let seen = -1;
       let unchanged = 0;
