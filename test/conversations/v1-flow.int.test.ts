@@ -89,8 +89,9 @@ describe.each([
               },
             },
           ],
+          usage: { input: 1000, output: 50 },
         },
-        { text: 'Fixed add; the tests pass.' },
+        { text: 'Fixed add; the tests pass.', usage: { input: 1200, output: 30 } },
       );
       const started = await service.api('POST', '/api/v1/app-conversations', {
         body: {
@@ -155,6 +156,30 @@ describe.each([
       );
       const changes = await service.api('GET', `/api/conversations/${cid}/git/changes`);
       expect(changes.json).toContainEqual({ status: 'M', path: 'app/app.py' });
+
+      // The two agent calls' tokens, priced at gpt-4o's $2.50 / $10 per million (the title call is not counted).
+      const metrics = {
+        model_name: 'openai/gpt-4o',
+        accumulated_cost: expect.closeTo((2200 * 2.5 + 80 * 10) / 1e6, 12) as number,
+        max_budget_per_task: null,
+        cost_known: true,
+        accumulated_token_usage: expect.objectContaining({
+          model: 'openai/gpt-4o',
+          prompt_tokens: 2200,
+          completion_tokens: 80,
+        }) as unknown,
+      };
+      expect(conversation.metrics).toEqual(metrics);
+      const info = await fetch(conversation.conversation_url as string, {
+        headers: { 'X-Session-API-Key': conversation.session_api_key as string },
+      });
+      expect(((await info.json()) as { metrics: unknown }).metrics).toEqual(metrics);
+      // Stopped, the listing reads the state the agent saved.
+      expect((await service.api('POST', `/api/conversations/${cid}/stop`)).status).toBe(200);
+      const listed = (await service.api('GET', '/api/v1/app-conversations/search')).json as {
+        items: { id: string; execution_status: string | null; metrics: unknown }[];
+      };
+      expect(listed.items.find((c) => c.id === cid)).toMatchObject({ execution_status: null, metrics });
     },
   );
 });

@@ -8,6 +8,7 @@ import type {
 } from '../../shared/api/agent-server';
 import type { ServiceContext } from '../context';
 import { EXECUTION_STATUS } from '../conversations/app-conversations';
+import { ConversationMetricsReader } from '../conversations/conversation-metrics';
 import type { ConversationService } from '../conversations/conversation-service';
 import type { ConversationRecord, ConversationStore } from '../conversations/conversation-store';
 import { type ConversationWorkspace, WorkspaceAccess } from '../conversations/workspace-access';
@@ -44,6 +45,7 @@ export function messageParts(message: SdkMessage): { text: string; images: strin
  */
 export class SandboxConversations {
   private readonly workspaces: WorkspaceAccess;
+  private readonly metrics: ConversationMetricsReader;
 
   constructor(
     private readonly deps: AgentServerDeps,
@@ -52,6 +54,7 @@ export class SandboxConversations {
     readonly openSocket: (id: string, query: z.infer<typeof EventsSocketQuery>, req: IncomingMessage) => void,
   ) {
     this.workspaces = new WorkspaceAccess(deps.ctx, deps.conversations);
+    this.metrics = new ConversationMetricsReader(deps.ctx, deps.conversations);
   }
 
   conversation(id: string): ConversationRecord {
@@ -78,7 +81,7 @@ export class SandboxConversations {
       workspace: { kind: 'LocalWorkspace', working_dir: WORKING_DIR },
       created_at: record.createdAt,
       updated_at: record.lastUpdatedAt,
-      metrics: null,
+      metrics: this.metrics.of([record])[0] ?? null,
     };
   }
 

@@ -27,7 +27,7 @@ import { retryDifferentlyEvents } from './loop-recovery';
 import { nextReplayTurn, replayExhausted, startReplay, type ReplayProgress, type ReplayStep } from './replay';
 import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector';
 import { Risk } from './security/rules-analyzer';
-import { StepBudget } from './step-budget';
+import { type BudgetState, StepBudget } from './step-budget';
 import { gateToolCall, type GatedCall } from './tool-call-gate';
 import { executeBashTool } from './tools/execute-bash';
 
@@ -61,6 +61,11 @@ export class AgentLoop {
 
   get state(): AgentState {
     return this.current;
+  }
+
+  /** The model and the budget counted so far: ahead of the saved state, which is saved on state changes. */
+  get usage(): { model: string; budget: BudgetState } {
+    return { model: this.deps.llm.route.model, budget: this.budget.snapshot() };
   }
 
   /** Records the system event and enters `running` with the first message, else `awaiting_user_input`. */

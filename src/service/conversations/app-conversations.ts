@@ -14,6 +14,7 @@ import { HttpError, httpError } from '../http/errors';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import { agentServerUrl, conversationUrl } from './agent-server-url';
 import type { StartStage } from '../../shared/api/start-stage';
+import { ConversationMetricsReader, conversationModel } from './conversation-metrics';
 import type { ConversationService } from './conversation-service';
 import type { ConversationRecord, ConversationStore } from './conversation-store';
 import { startTaskStatusOf } from './start-status';
@@ -77,6 +78,7 @@ function page<T>(items: T[], offset: number, limit: number) {
  */
 export class AppConversations {
   private readonly changes = new EventEmitter();
+  private readonly metrics: ConversationMetricsReader;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -85,6 +87,7 @@ export class AppConversations {
     private readonly tasks: StartTaskStore,
   ) {
     this.changes.setMaxListeners(0);
+    this.metrics = new ConversationMetricsReader(ctx, conversations);
     conversations.onDeleted((id) => tasks.deleteForConversation(id));
     tasks.deleteOlderThan(new Date(Date.now() - TASK_RETENTION_MS).toISOString());
   }
@@ -148,7 +151,7 @@ export class AppConversations {
 
   find(id: string): AppConversation | null {
     const record = this.store.get(id);
-    return record ? this.view(record) : null;
+    return record ? this.view(record, this.metrics.of([record])[0] ?? null) : null;
   }
 
   search(query: AppConversationSearchQuery) {
@@ -159,8 +162,9 @@ export class AppConversations {
       offset,
       query.limit + 1,
     );
+    const metrics = this.metrics.of(rows);
     return page(
-      rows.map((r) => this.view(r)),
+      rows.map((r, i) => this.view(r, metrics[i] ?? null)),
       offset,
       query.limit,
     );
@@ -182,7 +186,7 @@ export class AppConversations {
     };
   }
 
-  private view(record: ConversationRecord): AppConversation {
+  private view(record: ConversationRecord, metrics: AppConversation['metrics']): AppConversation {
     const info = this.conversations.info(record);
     const sandbox = record.sandboxId ? this.ctx.sandboxes.find(record.sandboxId) : null;
     return {
@@ -195,8 +199,8 @@ export class AppConversations {
       title: record.title,
       trigger: record.trigger,
       pr_number: record.prNumber,
-      llm_model: record.llmModel ?? this.ctx.settings.stored()?.llm_model ?? null,
-      metrics: null,
+      llm_model: conversationModel(this.ctx, record),
+      metrics,
       parent_conversation_id: record.parentConversationId,
       sub_conversation_ids: info.sub_conversation_ids,
       created_at: record.createdAt,

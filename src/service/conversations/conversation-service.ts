@@ -5,7 +5,7 @@ import type {
   ConversationInfo,
   UserActionRequest,
 } from '../../shared/api/conversations';
-import type { StatusUpdate } from '../agent/agent-loop';
+import type { AgentLoop, StatusUpdate } from '../agent/agent-loop';
 import { errorObservation } from '../agent/agent-events';
 import { needsApiKey } from '../agent/llm/model-routing';
 import { checkRepositoryAccess } from '../git/repository-access';
@@ -185,6 +185,11 @@ export class ConversationService {
       agent_state: this.runtimes.get(record.id)?.loop?.state ?? record.agentState,
       sandbox_secrets: sandboxSecretNames(this.ctx, record.request),
     };
+  }
+
+  /** The running agent's model and budget so far, or null when no agent runs. */
+  liveUsage(id: string): AgentLoop['usage'] | null {
+    return this.runtimes.get(id)?.loop?.usage ?? null;
   }
 
   list(query: {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { laxBool, pageLimit } from './fields';
 import { ImageUrl } from './conversations';
-import { EXECUTION_STATUSES } from './app-conversations';
+import { ConversationMetrics, EXECUTION_STATUSES } from './app-conversations';
 
 /**
  * The agent-server protocol OpenHands V1 clients speak to a sandbox (upstream `openhands-agent-server`):
@@ -100,7 +100,7 @@ export const AgentServerConversationInfo = z.object({
   workspace: z.object({ kind: z.literal('LocalWorkspace'), working_dir: z.string() }),
   created_at: z.string(),
   updated_at: z.string(),
-  metrics: z.null(),
+  metrics: ConversationMetrics.nullable(),
 });
 
 /** A sandbox path: the path form `/api/git/changes/{path}` or the query form `?path=`. */

@@ -70,6 +70,34 @@ export const EXECUTION_STATUSES = [
   'stuck',
 ] as const;
 
+/** The SDK's accumulated `TokenUsage` of a conversation's model calls. */
+const TokenUsage = z.object({
+  model: z.string(),
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  cache_read_tokens: z.number().int().nonnegative(),
+  cache_write_tokens: z.number().int().nonnegative(),
+  reasoning_tokens: z.number().int().nonnegative(),
+  context_window: z.number().int().nonnegative(),
+  per_turn_token: z.number().int().nonnegative(),
+  response_id: z.string(),
+});
+
+/** The SDK's `MetricsSnapshot` of a conversation, and whether its cost is known. */
+export const ConversationMetrics = z.object({
+  model_name: z.string(),
+  /** USD of the priced calls. */
+  accumulated_cost: z.number().nonnegative(),
+  max_budget_per_task: z.number().nullable(),
+  accumulated_token_usage: TokenUsage.nullable(),
+  cost_known: z
+    .boolean()
+    .describe(
+      'False once a model call had no known price: `accumulated_cost` then counts only the priced calls',
+    ),
+});
+export type ConversationMetrics = z.infer<typeof ConversationMetrics>;
+
 export const AppConversation = z.object({
   id: z.string(),
   created_by_user_id: z.null(),
@@ -81,7 +109,8 @@ export const AppConversation = z.object({
   trigger: z.string().nullable(),
   pr_number: z.array(z.number().int()),
   llm_model: z.string().nullable(),
-  metrics: z.null(),
+  /** Null until the agent made a model call. */
+  metrics: ConversationMetrics.nullable(),
   parent_conversation_id: z.string().nullable(),
   sub_conversation_ids: z.array(z.string()),
   created_at: z.string(),

@@ -8,7 +8,7 @@ import {
   ConversationStartResponse,
   type UserActionRequest,
 } from '../../../shared/api/conversations';
-import { AppConversationPage } from '../../../shared/api/app-conversations';
+import { type AppConversation, AppConversationPage } from '../../../shared/api/app-conversations';
 import { SuccessBody } from '../../../shared/api/errors';
 import { useApi } from './ApiProvider';
 
@@ -68,11 +68,14 @@ export function useConversation(id: string) {
   });
 }
 
+/** What the V1 listing tells of a conversation that the V0 record does not: its model and metrics. */
+export type ConversationUsage = Pick<AppConversation, 'llm_model' | 'metrics'>;
+
 /**
- * Each conversation's model, by id (the V1 listing has it; the V0 one does not), for lists that tell
- * conversations apart. Empty until loaded.
+ * Each conversation's model and metrics, by id (the V1 listing has them; the V0 one does not), for lists
+ * that tell conversations apart. Empty until loaded.
  */
-export function useConversationModels(): ReadonlyMap<string, string> {
+export function useConversationUsage(): ReadonlyMap<string, ConversationUsage> {
   const api = useApi();
   const page = useQuery({
     queryKey: keys.models,
@@ -82,8 +85,8 @@ export function useConversationModels(): ReadonlyMap<string, string> {
   return useMemo(
     () =>
       new Map(
-        (page.data?.items ?? []).flatMap((item) =>
-          item.llm_model ? [[item.id, item.llm_model] as const] : [],
+        (page.data?.items ?? []).map(
+          (item) => [item.id, { llm_model: item.llm_model, metrics: item.metrics }] as const,
         ),
       ),
     [page.data],

@@ -1,7 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import type { SandboxInfo } from '../../../shared/api/sandboxes';
-import { useDeleteConversation, useRenameConversation } from '../api/conversation-queries';
+import {
+  type ConversationUsage,
+  useDeleteConversation,
+  useRenameConversation,
+} from '../api/conversation-queries';
 import { ActionMenu } from '../ui/ActionMenu';
 import { ConfirmChoice } from '../ui/ConfirmChoice';
 import { formErrors } from '../ui/form-errors';
@@ -60,11 +64,11 @@ type Action = Exclude<Mode, 'view'>;
 interface ConversationListItemProps {
   conversation: ConversationInfo;
   sandbox: SandboxInfo | undefined;
-  model: string | undefined;
+  usage: ConversationUsage | undefined;
 }
 
 /** A conversation in the full list, renamed in place or deleted after a question (both in its ⋯ menu). */
-export function ConversationListItem({ conversation, sandbox, model }: ConversationListItemProps) {
+export function ConversationListItem({ conversation, sandbox, usage }: ConversationListItemProps) {
   const [mode, setMode] = useState<Mode>('view');
   // Back from renaming or from the question, focus returns to the menu button that started it.
   const [returnTo, setReturnTo] = useState<Action | null>(null);
@@ -84,7 +88,7 @@ export function ConversationListItem({ conversation, sandbox, model }: Conversat
   }
   return (
     <li className="conversation-item">
-      <ConversationSummary conversation={conversation} sandbox={sandbox} model={model} />
+      <ConversationSummary conversation={conversation} sandbox={sandbox} usage={usage} />
       {remove.isError && <p className="field-error">{remove.error.message}</p>}
       {mode === 'delete' ? (
         <ConfirmChoice

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useConversationModels, useConversationPages } from '../api/conversation-queries';
+import { useConversationUsage, useConversationPages } from '../api/conversation-queries';
 import { useSandboxesById } from '../api/sandbox-queries';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
@@ -9,7 +9,7 @@ import { ConversationListItem } from './ConversationListItem';
 export function ConversationsPage() {
   const pages = useConversationPages();
   const sandboxes = useSandboxesById();
-  const models = useConversationModels();
+  const usage = useConversationUsage();
   const [search, setSearch] = useState('');
   const all = pages.data?.pages.flatMap((page) => page.results) ?? [];
   const needle = search.trim().toLowerCase();
@@ -60,7 +60,7 @@ export function ConversationsPage() {
                     key={conversation.conversation_id}
                     conversation={conversation}
                     sandbox={conversation.sandbox_id ? sandboxes.get(conversation.sandbox_id) : undefined}
-                    model={models.get(conversation.conversation_id)}
+                    usage={usage.get(conversation.conversation_id)}
                   />
                 ))}
               </ul>

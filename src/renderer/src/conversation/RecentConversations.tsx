@@ -1,4 +1,4 @@
-import { useConversationModels, useRecentConversations } from '../api/conversation-queries';
+import { useConversationUsage, useRecentConversations } from '../api/conversation-queries';
 import { useSandboxesById } from '../api/sandbox-queries';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
@@ -10,7 +10,7 @@ const RECENT = 10;
 export function RecentConversations() {
   const recent = useRecentConversations(RECENT);
   const sandboxes = useSandboxesById();
-  const models = useConversationModels();
+  const usage = useConversationUsage();
   return (
     <section className="panel" aria-labelledby="recent-heading">
       <div className="panel-heading">
@@ -36,7 +36,7 @@ export function RecentConversations() {
               <ConversationSummary
                 conversation={conversation}
                 sandbox={conversation.sandbox_id ? sandboxes.get(conversation.sandbox_id) : undefined}
-                model={models.get(conversation.conversation_id)}
+                usage={usage.get(conversation.conversation_id)}
               />
             </li>
           ))}
