@@ -218,11 +218,14 @@ test('the Conversations page renames in place and deletes after asking', async (
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await page.getByLabel('Search by title').fill('');
 
-  // A row tells conversations apart: state, repository, model.
+  // A row tells conversations apart: state, repository, model, cost (none before a model call).
   const row = list.getByRole('listitem').filter({ hasText: title });
   await expect(row.locator('.state-pill')).toHaveText(/^(Starting|Idle)/);
   await expect(row).toContainText('No repository');
   await expect(row).toContainText('openai/gpt-4o');
+  await expect(row.locator('.conversation-cost')).toHaveText('—');
+  // The earlier conversations' agents made a few priced gpt-4o calls of the scripted model's usage.
+  await expect(list.locator('.conversation-cost').filter({ hasText: '<$0.01' })).toHaveCount(3);
 
   // Rename and Delete are in the row's ⋯ menu.
   await list.getByRole('button', { name: `More actions for ${title}` }).click();
