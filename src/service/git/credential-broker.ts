@@ -8,13 +8,18 @@ export const CREDENTIAL_BROKER_NAME = 'dockhand-git-credential-broker';
 
 /** The JSON-RPC method the broker calls for each request of the helper. */
 const METHOD = 'git/credential';
+/** The notification the broker sends once its socket listens. */
+const READY = 'git/ready';
+/** How long the broker may take to listen (python's start on a busy machine). */
+const READY_TIMEOUT_MS = 15_000;
 
 /**
  * dockhand-git-credential-broker SOCKET: a long-lived process in the sandbox, started by the service over the
  * same stdio channel as MCP stdio servers (so it needs no network route to the service). It creates SOCKET's
  * folder (0700, refusing one that is not the user's own or is open to others), listens there, and relays each
  * helper request `{"protocol","host"}` to the service as a JSON-RPC request on stdout; the answer on stdin
- * (`{"token"}` or `{}`) goes back to the helper. It ends when the service closes its stdin.
+ * (`{"token"}` or `{}`) goes back to the helper. It says when it listens (READY), and ends when the service
+ * closes its stdin.
  */
 export const CREDENTIAL_BROKER_SCRIPT = `#!/usr/bin/env python3
 import json, os, socket, stat, sys, threading
@@ -36,6 +41,8 @@ except FileNotFoundError:
 server = socket.socket(socket.AF_UNIX)
 server.bind(socket_path)
 server.listen(16)
+sys.stdout.write(json.dumps({"jsonrpc": "2.0", "method": "${READY}"}) + "\\n")
+sys.stdout.flush()
 
 lock = threading.Lock()
 waiting = {}
@@ -143,7 +150,10 @@ export async function startCredentialBroker(options: CredentialBrokerOptions): P
     const token = await options.token();
     return token ? { token } : {};
   };
+  let listening: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (listening = resolve));
   transport.onmessage = (message) => {
+    if ('method' in message && message.method === READY && !('id' in message)) listening();
     const request = credentialRequest(message);
     if (!request) return;
     void answer(request)
@@ -155,5 +165,21 @@ export async function startCredentialBroker(options: CredentialBrokerOptions): P
       .catch(() => undefined);
   };
   await transport.start();
+  // Resolved only once the socket listens: the agent's git commands wait for this, and would find no socket.
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('The git credential broker did not start listening')),
+      READY_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([ready, timeout]);
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   return { socketPath, close: () => transport.close() };
 }
