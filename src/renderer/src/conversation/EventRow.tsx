@@ -113,17 +113,24 @@ function CompactCommand({ row }: { row: CommandRow }) {
           <RiskBadge risk={row.risk} />
           <span className="terminal-outcome">exit 0{duration && ` · ${duration}`}</span>
         </summary>
-        <pre className="terminal-body" tabIndex={0} aria-label={`Command ${row.command} and its output`}>
-          <span className="terminal-command">
-            <span className="terminal-prompt" aria-hidden="true">
-              ${' '}
-            </span>
-            {row.command}
-          </span>
-          {row.output ? `\n${row.output}` : ''}
-        </pre>
+        <CommandOutput row={row} />
       </details>
     </div>
+  );
+}
+
+/** A command as typed at a prompt, then its output. */
+function CommandOutput({ row }: { row: CommandRow }) {
+  return (
+    <pre className="terminal-body" tabIndex={0} aria-label={`Command ${row.command} and its output`}>
+      <span className="terminal-command">
+        <span className="terminal-prompt" aria-hidden="true">
+          ${' '}
+        </span>
+        {row.command}
+      </span>
+      {row.output ? `\n${row.output}` : ''}
+    </pre>
   );
 }
 
@@ -152,15 +159,7 @@ function Command({ row }: { row: CommandRow }) {
           <RiskBadge risk={row.risk} />
           <Outcome row={row} exitCode={row.exitCode} />
         </div>
-        <pre className="terminal-body" tabIndex={0} aria-label={`Command ${row.command} and its output`}>
-          <span className="terminal-command">
-            <span className="terminal-prompt" aria-hidden="true">
-              ${' '}
-            </span>
-            {row.command}
-          </span>
-          {row.output ? `\n${row.output}` : ''}
-        </pre>
+        <CommandOutput row={row} />
       </div>
       <ToolError text={row.error} />
     </div>
