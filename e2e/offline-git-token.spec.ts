@@ -18,6 +18,7 @@ test('a token saved while its provider cannot be reached is kept, marked unverif
   expect((await svc.api('POST', '/api/settings', { llm_model: 'ollama/qwen2.5-coder' })).status).toBe(200);
   await page.goto(svc.link);
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  await page.getByRole('tab', { name: 'Git providers' }).click();
   await page.getByLabel('Git provider', { exact: true }).selectOption('github');
   await page.getByLabel('Token', { exact: true }).fill('ghp_saved_while_offline_0001');
   await page.getByRole('button', { name: 'Save token' }).click();
