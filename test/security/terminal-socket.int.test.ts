@@ -269,10 +269,19 @@ describe.skipIf(skip !== null)('the terminal websocket of a conversation', () =>
     const ws = await handshake(service, id, withKey(service.key));
     if (!(ws instanceof WebSocket)) throw new Error(`refused: ${JSON.stringify(ws)}`);
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    // The shell answers first, so the one to end is known before the key changes.
+    const output = screen(ws);
+    ws.send(Buffer.from('echo before-$((2 * 21))\n'));
+    await until(
+      async () => output.text,
+      (text) => text.includes('before-42'),
+      'the shell to answer',
+    );
+    const [shell] = (await terminalExecs()).filter((exec) => !before.includes(exec.ID));
+    expect(shell?.Running).toBe(true);
     const rotated = await service.api('POST', '/api/session-api-key/rotate');
     expect(rotated.status).toBe(200);
     expect(await closed).toBe(1001);
-    const [shell] = (await terminalExecs()).filter((exec) => !before.includes(exec.ID));
     await shellEnded(shell, 'the shell to end');
   });
 });
