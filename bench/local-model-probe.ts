@@ -18,18 +18,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createAgent } from '../src/service/agent/create-agent';
-import { createLlmClient } from '../src/service/agent/llm/llm-client';
 import { ModelProbes } from '../src/service/agent/llm/model-probes';
 import { EventLog } from '../src/service/events/event-log';
-import { SecretMasker } from '../src/service/events/secret-masker';
-import { LocalSandboxFiles } from '../src/service/sandbox/files/local-files';
-import { ProcessShellTransport } from '../src/service/sandbox/shell/process-transport';
-import { ShellSession } from '../src/service/sandbox/shell/shell-session';
-import { MemorySecretStore } from '../src/service/secrets/memory-store';
-import type { SettingsService } from '../src/service/settings/settings-service';
 import { openDatabase } from '../src/service/storage/database';
 import { startLocalModelServer } from '../test/support/local-model-servers';
+import { processAgent } from '../test/support/process-agent';
 import { median, runBench } from './support/bench-kit';
 
 const CACHED_MAX_ADDED_MS = 5;
@@ -50,37 +43,15 @@ runBench(async () => {
   /** One agent from its first message to the first agent turn the server receives, in ms. */
   async function firstTurn(probes: ModelProbes | null): Promise<number> {
     const id = `bench-${++conversations}`;
-    const agent = createAgent(
-      {
-        db,
-        dataDir: root,
-        version: 'bench',
-        masker: new SecretMasker([]),
-        secrets: new MemorySecretStore(),
-        limits: { idleSeconds: 0, setupTimeoutSeconds: 600, mcpCallTimeoutSeconds: null, llmTiming: {} },
-        llmFactory: createLlmClient,
-        ...(probes ? { settings: { modelProbes: probes } as unknown as SettingsService } : {}),
-      },
-      {
-        conversationId: id,
-        events,
-        settings: { llm_base_url: server.origin },
-        model: 'ollama/qwen-coder',
-        apiKey: null,
-        signal: new AbortController().signal,
-        workspace: {
-          shell: new ShellSession(new ProcessShellTransport({ workingDir: root, env: {}, stateDir: root })),
-          files: Object.assign(new LocalSandboxFiles(), { remove: async () => undefined }),
-          workingDir: () => root,
-        },
-        secretNames: [],
-        recall: { workspace: () => ({ content: 'context', extras: {} }), knowledge: () => null },
-        mcp: { tools: [], nameMap: () => ({}) },
-        interrupt: async () => undefined,
-        onStatus: () => undefined,
-        saveState: () => undefined,
-      },
-    );
+    const agent = processAgent({
+      db,
+      events,
+      root,
+      conversationId: id,
+      model: 'ollama/qwen-coder',
+      settings: { llm_base_url: server.origin },
+      probes,
+    });
     const seen = server.turns.length;
     const started = performance.now();
     agent.loop.sendMessage('Say hello.');

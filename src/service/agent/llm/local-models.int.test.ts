@@ -5,13 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { V0Event } from '../../../shared/api/events';
 import type { SettingsUpdate } from '../../../shared/api/settings';
 import { EventLog } from '../../events/event-log';
-import { SecretMasker } from '../../events/secret-masker';
-import { LocalSandboxFiles } from '../../sandbox/files/local-files';
-import { ProcessShellTransport } from '../../sandbox/shell/process-transport';
-import { ShellSession } from '../../sandbox/shell/shell-session';
-import { MemorySecretStore } from '../../secrets/memory-store';
 import { openDatabase, type Db } from '../../storage/database';
-import { createAgent } from '../create-agent';
 import { CONTEXT_WARNING_OBSERVATION } from './context-warning-event';
 import { WORKING_BUDGET_TOKENS } from './context-plan';
 import { createLlmClient } from './llm-client';
@@ -26,9 +20,9 @@ import {
   type FakeModel,
   type LocalServerKind,
 } from '../../../../test/support/local-model-servers';
+import { processAgent } from '../../../../test/support/process-agent';
 
 const TIMING = { maxRetries: 0, idleTimeoutMs: 5_000 };
-const LIMITS = { idleSeconds: 0, setupTimeoutSeconds: 600, mcpCallTimeoutSeconds: null };
 const CODER: FakeModel = { name: 'qwen-coder', trainedContext: 131_072, tools: 'native' };
 const ECHO = {
   toolCalls: [{ name: 'execute_bash', args: { command: 'echo reached-the-tool', security_risk: 'LOW' } }],
@@ -81,37 +75,17 @@ describe('local model servers', () => {
     const id = `c${++conversations}`;
     const { model, baseUrl } = modelFor(server, name);
     const statuses: string[] = [];
-    const agent = createAgent(
-      {
-        db,
-        dataDir: root,
-        version: '9.9.9',
-        masker: new SecretMasker([]),
-        secrets: new MemorySecretStore(),
-        limits: { ...LIMITS, llmTiming: TIMING },
-        llmFactory: createLlmClient,
-        settings: { modelProbes: probes } as never,
-      },
-      {
-        conversationId: id,
-        events,
-        settings: { llm_base_url: baseUrl, ...settings },
-        model,
-        apiKey: null,
-        signal: new AbortController().signal,
-        workspace: {
-          shell: new ShellSession(new ProcessShellTransport({ workingDir: root, env: {}, stateDir: root })),
-          files: Object.assign(new LocalSandboxFiles(), { remove: async () => undefined }),
-          workingDir: () => root,
-        },
-        secretNames: [],
-        recall: { workspace: () => ({ content: 'context', extras: {} }), knowledge: () => null },
-        mcp: { tools: [], nameMap: () => ({}) },
-        interrupt: async () => undefined,
-        onStatus: (update) => void statuses.push(update.message),
-        saveState: () => undefined,
-      },
-    );
+    const agent = processAgent({
+      db,
+      events,
+      root,
+      conversationId: id,
+      model,
+      settings: { llm_base_url: baseUrl, ...settings },
+      llmTiming: TIMING,
+      probes,
+      onStatus: (update) => void statuses.push(update.message),
+    });
     agent.loop.sendMessage('Say something in the shell.');
     await agent.loop.settled();
     return { loop: agent.loop, log: events.after(id, -1), statuses };
