@@ -6,7 +6,7 @@ import type { TestService } from '../support/service';
 import { until } from '../support/until';
 import {
   conversationEvents,
-  conversationInfo,
+  createConversation,
   startSandboxService,
   useScriptedModel,
 } from '../sandbox/support';
@@ -58,15 +58,11 @@ describe.skipIf(process.platform !== 'linux')('the clone’s credentials', () =>
 
   it('a clone presents another provider’s token or keeps a token in the repository', async () => {
     llm.push({ text: 'Cloned.' });
-    const created = await service.api('POST', '/api/conversations', {
-      body: { repository: 'acme/private', git_provider: 'github', initial_user_msg: 'Clone it' },
+    const { info } = await createConversation(service, {
+      repository: 'acme/private',
+      git_provider: 'github',
+      initial_user_msg: 'Clone it',
     });
-    const id = (created.json as { conversation_id: string }).conversation_id;
-    const info = await until(
-      () => conversationInfo(service, id),
-      (c) => c.agent_state === 'awaiting_user_input' || c.status === 'STOPPED',
-      'the clone',
-    );
     expect(info.status).toBe('RUNNING');
     expect(git.authenticatedUsers.length).toBeGreaterThan(0);
     expect(new Set(git.authenticatedUsers)).toEqual(new Set(['x-access-token']));
@@ -79,15 +75,11 @@ describe.skipIf(process.platform !== 'linux')('the clone’s credentials', () =>
 
   it('the shell’s environment holds a provider token, or git hands it to another host', async () => {
     llm.push({ text: 'Cloned.' });
-    const created = await service.api('POST', '/api/conversations', {
-      body: { repository: 'acme/private', git_provider: 'github', initial_user_msg: 'Clone it' },
+    const { id, info } = await createConversation(service, {
+      repository: 'acme/private',
+      git_provider: 'github',
+      initial_user_msg: 'Clone it',
     });
-    const id = (created.json as { conversation_id: string }).conversation_id;
-    const info = await until(
-      () => conversationInfo(service, id),
-      (c) => c.agent_state === 'awaiting_user_input' || c.status === 'STOPPED',
-      'the clone',
-    );
     expect(info.status).toBe('RUNNING');
     expect(info.sandbox_secrets).toEqual([]);
     const workspace = path.join(service.dataDir, 'workspaces', String(info.sandbox_id));

@@ -6,7 +6,7 @@ import {
   closeSandboxService,
   dockerSkipReason,
   startSandboxService,
-  untilConversation,
+  createConversation,
   useScriptedModel,
 } from '../sandbox/support';
 
@@ -79,17 +79,13 @@ describe.skipIf(skip !== null)('a sandbox key and the host', () => {
       { toolCalls: [{ name: 'execute_bash', args: { command: 'echo b > b.txt', security_risk: 'LOW' } }] },
       { text: 'Done.' },
     );
-    const created = await service.api('POST', '/api/conversations', {
-      body: { repository: repo.root, initial_user_msg: 'Add b.txt' },
+    const created = await createConversation(service, {
+      repository: repo.root,
+      initial_user_msg: 'Add b.txt',
     });
-    expect(created.status, JSON.stringify(created.json)).toBe(200);
-    id = (created.json as { conversation_id: string }).conversation_id;
-    const info = await untilConversation(
-      service,
-      id,
-      (c) => c.status === 'RUNNING' && c.agent_state === 'awaiting_user_input',
-      'the agent to finish',
-    );
+    id = created.id;
+    const info = created.info;
+    expect([info.status, info.agent_state]).toEqual(['RUNNING', 'awaiting_user_input']);
     sandboxKey = info.session_api_key as string;
   });
 

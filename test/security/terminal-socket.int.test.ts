@@ -10,7 +10,7 @@ import {
   docker,
   dockerSkipReason,
   startSandboxService,
-  untilConversation,
+  createConversation,
   useScriptedModel,
 } from '../sandbox/support';
 
@@ -125,15 +125,10 @@ describe.skipIf(skip !== null)('the terminal websocket of a conversation', () =>
     origin = `http://127.0.0.1:${service.port}`;
     await useScriptedModel(service, llm);
     llm.push({ text: 'Ready.' });
-    const created = await service.api('POST', '/api/conversations', { body: { initial_user_msg: 'Wait' } });
-    expect(created.status, JSON.stringify(created.json)).toBe(200);
-    id = (created.json as { conversation_id: string }).conversation_id;
-    const info = await untilConversation(
-      service,
-      id,
-      (c) => c.status === 'RUNNING' && c.agent_state === 'awaiting_user_input',
-      'the agent to answer',
-    );
+    const created = await createConversation(service, { initial_user_msg: 'Wait' });
+    id = created.id;
+    const info = created.info;
+    expect([info.status, info.agent_state]).toEqual(['RUNNING', 'awaiting_user_input']);
     sandboxKey = info.session_api_key as string;
     container = docker.getContainer(`dockhand-${info.sandbox_id as string}`);
   });
