@@ -375,4 +375,16 @@ describe.skipIf(skip !== null)('following a conversation’s events', () => {
       expect(client.ids().slice(0, total + 1)).toEqual([...appended, ...sentinel]);
     });
   });
+
+  it('closes an agent-server socket that sends a frame over 4 MiB with 1009, and the service lives on', async () => {
+    const url =
+      `ws://127.0.0.1:${target.agentServer.port}/sockets/events/${target.conversationId}` +
+      `?session_api_key=${target.agentServer.key}`;
+    const ws = new WebSocket(url);
+    await new Promise<void>((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    ws.send('x'.repeat(4 * 1024 * 1024 + 1));
+    expect(await closed).toBe(1009);
+    expect((await target.service.api('GET', `/api/conversations/${target.conversationId}`)).status).toBe(200);
+  });
 });

@@ -258,6 +258,24 @@ describe.skipIf(skip !== null)('the terminal websocket of a conversation', () =>
     ws.terminate();
   });
 
+  it('closes the socket on a frame over 1 MiB, and ends its shell', async () => {
+    const before = (await container.inspect()).ExecIDs ?? [];
+    const ws = await handshake(service, id, withKey(service.key));
+    if (!(ws instanceof WebSocket)) throw new Error(`refused: ${JSON.stringify(ws)}`);
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    const output = screen(ws);
+    ws.send(Buffer.from('echo big-$((20 + 22))\n'));
+    await until(
+      async () => output.text,
+      (text) => text.includes('big-42'),
+      'the shell to answer',
+    );
+    const [shell] = (await terminalExecs()).filter((exec) => !before.includes(exec.ID));
+    ws.send(Buffer.alloc(1024 * 1024 + 1, 'x'));
+    expect(await closed).toBe(1009);
+    await shellEnded(shell, 'the shell of the oversized frame to end');
+  });
+
   // Last: it changes the key.
   it('closes a terminal opened with a key that has been rotated, and ends its shell', async () => {
     const before = (await container.inspect()).ExecIDs ?? [];

@@ -143,6 +143,8 @@ export class EventsSockets {
     void this.conversations.start(id).catch((error: unknown) => this.report(ws, error));
 
     ws.on('message', (data) => void this.receive(ws, id, data));
+    // A frame over maxPayload (ws has already answered 1009 and closes): without a listener it would throw.
+    ws.on('error', () => ws.terminate());
     ws.on('close', () => {
       follower.stop();
       stopEnd();

@@ -125,6 +125,8 @@ export class TerminalSockets {
       const { cols, rows } = parsed.data;
       inOrder((shell) => shell.resize({ cols, rows }));
     });
+    // A frame over maxPayload (ws has already answered 1009 and closes): without a listener it would throw.
+    ws.on('error', () => ws.terminate());
     ws.once('close', () => void queue.then((shell) => shell?.close()));
     started.catch((error: unknown) => {
       const detail = detailOf(error);
