@@ -17,7 +17,7 @@ const NO_DOCKERODE = {
 const SERVICE_FLOORS = [
   ['routes', 'agent-server'],
   ['conversations', 'local-repository', 'settings'],
-  ['agent', 'sandbox', 'git', 'mcp', 'microagents'],
+  ['agent', 'acp', 'sandbox', 'git', 'mcp', 'microagents'],
   ['events', 'secrets', 'storage', 'http'],
 ];
 
