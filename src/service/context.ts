@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AgentInstalls } from './acp/agent-installs';
 import type { LlmFactory } from './agent/llm/llm-types';
 import type { ConversationLimits } from './config';
 import type { SecretMasker } from './events/secret-masker';
@@ -38,4 +39,6 @@ export interface ServiceContext {
   /** Makes the model client of each conversation's agent. */
   llmFactory: LlmFactory;
   limits: ConversationLimits;
+  /** The coding agents installed for ACP conversations (installed on first use). */
+  agentInstalls: AgentInstalls;
 }

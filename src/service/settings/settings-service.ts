@@ -133,6 +133,7 @@ export class SettingsService {
       max_concurrent_conversations: s.max_concurrent_conversations ?? DEFAULTS.max_concurrent_conversations,
       max_live_sandboxes: s.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
       sandbox_warm_pool: s.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
+      default_agent: s.default_agent ?? 'dockhand',
     };
   }
 
