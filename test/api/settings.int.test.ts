@@ -41,6 +41,7 @@ const DEFAULT_VIEW = {
   max_concurrent_conversations: 3,
   max_live_sandboxes: 5,
   sandbox_warm_pool: 1,
+  default_agent: 'dockhand',
 };
 
 function outcome(response: TestResponse) {

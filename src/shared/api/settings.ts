@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentKind } from './agents';
 import { boundedInt, laxBool, laxInt, laxNumber } from './fields';
 import { MCPConfig } from './mcp';
 
@@ -51,6 +52,8 @@ export const SettingsUpdate = z.object({
   max_live_sandboxes: boundedInt(1, 20).nullable().optional(),
   /** Paused containers of the default sandbox spec kept ready for new conversations; 0 = off. */
   sandbox_warm_pool: boundedInt(0, 5).nullable().optional(),
+  /** Dockhand: the agent new conversations run unless their start request names one. */
+  default_agent: AgentKind.nullable().optional(),
 });
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
 
@@ -110,5 +113,6 @@ export const Settings = z.object({
   max_concurrent_conversations: z.number().int(),
   max_live_sandboxes: z.number().int(),
   sandbox_warm_pool: z.number().int(),
+  default_agent: AgentKind,
 });
 export type Settings = z.infer<typeof Settings>;
