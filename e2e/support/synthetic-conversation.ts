@@ -26,6 +26,7 @@ export function conversationInfo(id: string, title: string): ConversationInfo {
     sandbox_id: null,
     agent_state: 'awaiting_user_input',
     sandbox_secrets: [],
+    agent: 'dockhand',
   };
 }
 

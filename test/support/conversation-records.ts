@@ -22,6 +22,7 @@ export function blankConversation(
     sandboxId: null,
     parentConversationId: null,
     llmModel: null,
+    agent: 'dockhand',
     request: { initial_user_msg: null, image_urls: [], conversation_instructions: null },
     createdAt: now,
     lastUpdatedAt: now,

@@ -212,6 +212,7 @@ export class AppConversations {
           : (EXECUTION_STATUS[info.agent_state] ?? null),
       conversation_url: sandbox ? conversationUrl(sandbox, record.id) : null,
       session_api_key: info.session_api_key,
+      agent: record.agent,
     };
   }
 
@@ -235,6 +236,7 @@ export class AppConversations {
           image_urls: images,
           conversation_instructions: request.system_message_suffix ?? null,
           ...(request.conversation_id ? { conversation_id: request.conversation_id } : {}),
+          agent: request.agent ?? parent?.agent ?? null,
         },
         {
           version: 'V1',

@@ -184,6 +184,7 @@ export class ConversationService {
       // The loop's own state first: it changes even when the disk is too full to record the change.
       agent_state: this.runtimes.get(record.id)?.loop?.state ?? record.agentState,
       sandbox_secrets: sandboxSecretNames(this.ctx, record.request),
+      agent: record.agent,
     };
   }
 
@@ -273,6 +274,7 @@ export class ConversationService {
       sandboxId: options.sandboxId ?? null,
       parentConversationId: options.parentId ?? null,
       llmModel: options.llmModel ?? null,
+      agent: request.agent ?? this.ctx.settings.stored()?.default_agent ?? DEFAULTS.default_agent,
       request: start,
       createdAt: now,
       lastUpdatedAt: now,

@@ -1,3 +1,4 @@
+import type { AgentKind } from '../../shared/api/agents';
 import type { ConversationStatus } from '../../shared/api/conversations';
 import type { ReplayStep } from '../agent/replay';
 import type { MCPConfig } from '../../shared/api/mcp';
@@ -32,6 +33,8 @@ export interface ConversationRecord {
   sandboxId: string | null;
   parentConversationId: string | null;
   llmModel: string | null;
+  /** The agent the conversation runs: Dockhand's own or a coding agent over ACP. */
+  agent: AgentKind;
   request: StartRequest;
   createdAt: string;
   lastUpdatedAt: string;
@@ -53,6 +56,7 @@ interface Row {
   sandbox_id: string | null;
   parent_conversation_id: string | null;
   llm_model: string | null;
+  agent: AgentKind;
   request: string;
   created_at: string;
   last_updated_at: string;
@@ -75,6 +79,7 @@ function fromRow(row: Row): ConversationRecord {
     sandboxId: row.sandbox_id,
     parentConversationId: row.parent_conversation_id,
     llmModel: row.llm_model,
+    agent: row.agent,
     request: JSON.parse(row.request) as StartRequest,
     createdAt: row.created_at,
     lastUpdatedAt: row.last_updated_at,
@@ -96,6 +101,7 @@ const COLUMNS: Record<keyof Omit<ConversationRecord, 'id'>, string> = {
   sandboxId: 'sandbox_id',
   parentConversationId: 'parent_conversation_id',
   llmModel: 'llm_model',
+  agent: 'agent',
   request: 'request',
   createdAt: 'created_at',
   lastUpdatedAt: 'last_updated_at',

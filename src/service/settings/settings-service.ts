@@ -37,6 +37,7 @@ export const DEFAULTS = {
   max_concurrent_conversations: 3,
   max_live_sandboxes: 5,
   sandbox_warm_pool: 1,
+  default_agent: 'dockhand',
 } as const;
 
 /** The git identity the agent commits with, which the settings show: the saved one, else Dockhand's. */
@@ -133,7 +134,7 @@ export class SettingsService {
       max_concurrent_conversations: s.max_concurrent_conversations ?? DEFAULTS.max_concurrent_conversations,
       max_live_sandboxes: s.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
       sandbox_warm_pool: s.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
-      default_agent: s.default_agent ?? 'dockhand',
+      default_agent: s.default_agent ?? DEFAULTS.default_agent,
     };
   }
 

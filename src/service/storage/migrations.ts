@@ -135,4 +135,9 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
     name: 'git-provider tokens saved while the provider was unreachable',
     sql: `ALTER TABLE provider_tokens ADD COLUMN verified INTEGER NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 9,
+    name: 'the agent each conversation runs',
+    sql: `ALTER TABLE conversations ADD COLUMN agent TEXT NOT NULL DEFAULT 'dockhand';`,
+  },
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentKind } from './agents';
 import { ConversationId, TRIGGERS } from './conversations';
 import { laxBool, pageLimit } from './fields';
 import { RepositoryOrLocalPath } from './local-repository';
@@ -30,6 +31,8 @@ export const AppConversationStartRequest = z.strictObject({
   pr_number: z.array(z.number().int()).default([]),
   parent_conversation_id: z.string().nullable().optional(),
   agent_type: z.literal('default').default('default'),
+  /** Dockhand: the agent this conversation runs (default: the setting `default_agent`). */
+  agent: AgentKind.nullable().optional(),
 });
 export type AppConversationStartRequest = z.infer<typeof AppConversationStartRequest>;
 
@@ -120,6 +123,8 @@ export const AppConversation = z.object({
   /** The sandbox's agent-server endpoint while it runs, else null. */
   conversation_url: z.string().nullable(),
   session_api_key: z.string().nullable(),
+  /** Dockhand: the agent the conversation runs. */
+  agent: AgentKind,
 });
 export type AppConversation = z.infer<typeof AppConversation>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentKind } from './agents';
 import { boundedInt, laxBool, laxInt, pageLimit, valueError } from './fields';
 import { MCPConfig } from './mcp';
 import { isLocalRepository, RepositoryOrLocalPath } from './local-repository';
@@ -65,6 +66,8 @@ export const ConversationCreateRequest = z
     conversation_id: ConversationId.optional(),
     /** Dockhand: false keeps the user's custom secrets out of the sandbox (provider tokens stay). Default true. */
     expose_custom_secrets: z.boolean().nullable().optional(),
+    /** Dockhand: the agent this conversation runs (default: the setting `default_agent`). */
+    agent: AgentKind.nullable().optional(),
   })
   .superRefine((request, ctx) => {
     const repos = [request.repository, request.suggested_task?.repo, request.create_microagent?.repo].filter(
@@ -141,6 +144,8 @@ export const ConversationInfo = z.object({
   agent_state: z.string().nullable(),
   /** Dockhand: the environment variables of the sandbox's shell that hold secrets (names only). */
   sandbox_secrets: z.array(z.string()),
+  /** Dockhand: the agent the conversation runs, Dockhand's own or a coding agent over ACP. */
+  agent: AgentKind,
 });
 export type ConversationInfo = z.infer<typeof ConversationInfo>;
 

@@ -1,7 +1,7 @@
 import { ACP_AGENTS } from '../../acp/agent-catalog';
 import type { AgentInstalls } from '../../acp/agent-installs';
 import { AgentInfo, AgentList, AgentPath, type AgentKind } from '../../../shared/api/agents';
-import type { SettingsService } from '../../settings/settings-service';
+import { DEFAULTS, type SettingsService } from '../../settings/settings-service';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 import { httpError } from '../../http/errors';
 
@@ -17,7 +17,7 @@ const DOCKHAND_AGENT: Omit<AgentInfo, 'install'> = {
 /** The agents a conversation can run, their installs, and an install on request. */
 export function agentRoutes(settings: SettingsService, installs: AgentInstalls): RouteSpec[] {
   const list = async (): Promise<AgentList> => ({
-    default_agent: settings.stored()?.default_agent ?? 'dockhand',
+    default_agent: settings.stored()?.default_agent ?? DEFAULTS.default_agent,
     agents: [
       { ...DOCKHAND_AGENT, install: builtIn() },
       ...(await Promise.all(
