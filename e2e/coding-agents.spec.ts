@@ -70,3 +70,34 @@ test('an install in progress shows its progress, and a failed one its reason and
   await expect(page.getByRole('button', { name: 'Retry install' })).toBeVisible();
   await screenshot(page, 'settings-coding-agents');
 });
+
+test('Home offers the agents, the Settings’ default first, and the start request names the one chosen', async ({
+  page,
+  service,
+}) => {
+  expect(
+    (
+      await service.api('POST', '/api/settings', {
+        default_agent: 'opencode',
+        llm_model: 'openai/gpt-4o',
+        llm_api_key: 'sk-e2e-agents',
+      })
+    ).status,
+  ).toBe(200);
+  await page.goto(service.link);
+  const picker = page.getByLabel('Agent', { exact: true });
+  await expect(picker).toHaveValue('opencode');
+  await expect(
+    page.getByText('It is installed from the npm registry when the conversation starts'),
+  ).toBeVisible();
+  await picker.selectOption({ label: 'Claude Code' });
+  await page.getByLabel('What should the agent do?').fill('Say hello');
+  // The start itself is refused here: this test is about what the form sends.
+  await page.route(
+    (url) => url.pathname === '/api/conversations',
+    (route) => route.abort(),
+  );
+  const sent = page.waitForRequest((request) => request.url().endsWith('/api/conversations'));
+  await page.getByRole('button', { name: 'Start conversation' }).click();
+  expect((await sent).postDataJSON()).toMatchObject({ initial_user_msg: 'Say hello', agent: 'claude-code' });
+});
