@@ -212,6 +212,8 @@ export class AppConversations {
           : (EXECUTION_STATUS[info.agent_state] ?? null),
       conversation_url: sandbox ? conversationUrl(sandbox, record.id) : null,
       session_api_key: info.session_api_key,
+      dockhand_state: info.dockhand_state,
+      changed_files: info.changed_files,
     };
   }
 

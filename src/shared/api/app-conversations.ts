@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConversationId, TRIGGERS } from './conversations';
+import { ConversationId, ConversationInfo, TRIGGERS } from './conversations';
 import { laxBool, pageLimit } from './fields';
 import { RepositoryOrLocalPath } from './local-repository';
 import { GitProvider } from './settings';
@@ -120,6 +120,9 @@ export const AppConversation = z.object({
   /** The sandbox's agent-server endpoint while it runs, else null. */
   conversation_url: z.string().nullable(),
   session_api_key: z.string().nullable(),
+  /** Dockhand: as in the V0 conversation info. */
+  dockhand_state: ConversationInfo.shape.dockhand_state,
+  changed_files: ConversationInfo.shape.changed_files,
 });
 export type AppConversation = z.infer<typeof AppConversation>;
 

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { z } from 'zod';
 import {
   ConversationCreateRequest,
@@ -66,6 +66,17 @@ export function useConversation(id: string) {
     queryFn: () => api.get(conversationPath(id), ConversationInfo),
     refetchInterval: (query) => (query.state.data?.status === 'STARTING' ? STARTING_POLL_MS : LIST_POLL_MS),
   });
+}
+
+/**
+ * Fetches the conversation again whenever `signal` changes: the live events tell of a change (its agent's
+ * state) a moment before the record's next poll would.
+ */
+export function useRefetchConversationOn(id: string, signal: unknown) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: keys.one(id) });
+  }, [queryClient, id, signal]);
 }
 
 /** What the V1 listing tells of a conversation that the V0 record does not: its model and metrics. */
