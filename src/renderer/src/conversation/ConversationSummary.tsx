@@ -14,6 +14,7 @@ interface ConversationSummaryProps {
 
 /** The changed-file count of a row, as the service last counted it. */
 function changedFilesText(count: number): string {
+  if (count === 0) return 'No changes';
   return count === 1 ? '1 file changed' : `${count} files changed`;
 }
 

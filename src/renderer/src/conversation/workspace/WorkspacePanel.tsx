@@ -53,7 +53,7 @@ export function WorkspacePanel({
 
   // A look taken while the workspace was not open yet (409) is not kept once it is.
   useEffect(() => {
-    if (revision >= 0) void refresh();
+    if (revision >= 0 || open) void refresh();
   }, [revision, open, refresh]);
 
   return (
