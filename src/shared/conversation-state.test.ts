@@ -50,10 +50,10 @@ describe('conversationState', () => {
 
   it('is starting before the first stage is reached, and not after a new start over a failed one', () => {
     expect(conversationState({ ...running, status: 'STARTING', start: null }).stage).toBe(
-      'Starting the sandbox',
+      'Waiting for the sandbox',
     );
     const restart = conversationState({ ...failed, status: 'STARTING' });
-    expect(restart).toMatchObject({ phase: 'starting', stage: 'Starting the sandbox' });
+    expect(restart).toMatchObject({ phase: 'starting', stage: 'Waiting for the sandbox' });
   });
 
   it('believes a start that got through over a sandbox status that still says starting', () => {

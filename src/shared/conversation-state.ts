@@ -24,7 +24,7 @@ export interface ConversationStateInput {
 
 /** Each start stage in plain words. */
 const STAGE_WORDS: Record<StartStageName, string> = {
-  starting_sandbox: 'Starting the sandbox',
+  starting_sandbox: 'Waiting for the sandbox',
   sandbox_running: 'Sandbox started',
   setting_up_workspace: 'Setting up the workspace',
   setting_up_git_hooks: 'Setting up git hooks',
