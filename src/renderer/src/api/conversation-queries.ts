@@ -69,14 +69,14 @@ export function useConversation(id: string) {
 }
 
 /**
- * Fetches the conversation again whenever `signal` changes: the live events tell of a change (its agent's
- * state) a moment before the record's next poll would.
+ * Fetches the conversation again whenever its agent's state in the live events changes: they tell of it a
+ * moment before the record's next poll would (null: no state seen yet, nothing to catch up with).
  */
-export function useRefetchConversationOn(id: string, signal: unknown) {
+export function useRefetchOnAgentState(id: string, agentState: string | null) {
   const queryClient = useQueryClient();
   useEffect(() => {
-    void queryClient.invalidateQueries({ queryKey: keys.one(id) });
-  }, [queryClient, id, signal]);
+    if (agentState !== null) void queryClient.invalidateQueries({ queryKey: keys.one(id) });
+  }, [queryClient, id, agentState]);
 }
 
 /** What the V1 listing tells of a conversation that the V0 record does not: its model and metrics. */

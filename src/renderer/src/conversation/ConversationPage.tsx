@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { isApiError } from '../api/api-error';
-import { useConversation, useRefetchConversationOn } from '../api/conversation-queries';
+import { useConversation, useRefetchOnAgentState } from '../api/conversation-queries';
 import { useSandbox } from '../api/sandbox-queries';
 import { useStartBlocker } from '../api/server-queries';
 import { ROUTES } from '../routing';
@@ -40,7 +40,7 @@ export function ConversationPage({ conversationId }: { conversationId: string })
   const sandbox = useSandbox(conversation.data?.sandbox_id ?? null);
   const startBlocker = useStartBlocker();
   const liveAgentState = lastAgentState(events);
-  useRefetchConversationOn(conversationId, liveAgentState);
+  useRefetchOnAgentState(conversationId, liveAgentState);
 
   if (ended === 'deleted' || isApiError(conversation.error, 404)) return <Gone />;
   if (conversation.isPending) return <p className="muted">Loading the conversation…</p>;
