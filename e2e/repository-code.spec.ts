@@ -88,5 +88,8 @@ test('a repository’s setup script waits for the user, shown in the timeline an
   await expect(list.getByText('Pending', { exact: true })).toBeVisible();
   await expect(list.getByText('Not run: on the process sandbox', { exact: false })).toBeVisible();
   await expect(page.getByText('MY_API_SECRET')).toBeVisible();
+  // The start waits on the user, so the pill says so; messages wait for the start.
+  await expect(page.locator('.conversation-header .state-pill')).toHaveText('Needs you');
+  await expect(page.getByLabel('Message', { exact: true })).toBeDisabled();
   await screenshot(page, 'repository-code-consent');
 });

@@ -99,6 +99,17 @@ describe('conversationState', () => {
     expect(phaseOf({ agent_state: 'awaiting_user_confirmation' })).toBe('needs_you');
   });
 
+  it('needs you while a start waits for your say over the repository’s code, messages still blocked', () => {
+    const state = conversationState({
+      ...running,
+      status: 'STARTING',
+      start: { stage: 'setting_up_workspace' },
+      agent_state: 'awaiting_user_confirmation',
+    });
+    expect(state).toMatchObject({ phase: 'needs_you', label: 'Needs you' });
+    expect(state.blocked).toMatch(/starting/);
+  });
+
   it('is working while the agent runs or is rate limited', () => {
     expect(phaseOf({ agent_state: 'running' })).toBe('working');
     expect(phaseOf({ agent_state: 'rate_limited' })).toBe('working');

@@ -112,6 +112,8 @@ function phaseAndStage(input: ConversationStateInput): [ConversationPhase, strin
   }
   if (agent === 'error') return ['error', 'The agent stopped on an error'];
   if (status === 'STARTING') {
+    // The start waits for the user's say over the repository's own code: it is theirs to move.
+    if (agent === 'awaiting_user_confirmation') return ['needs_you', null];
     return ['starting', STAGE_WORDS[start && start.stage !== 'failed' ? start.stage : 'starting_sandbox']];
   }
   // Past its start, a sandbox that still reports STARTING (until it is probed) has not caught up: not asked.
@@ -136,5 +138,6 @@ export function conversationState(input: ConversationStateInput): ConversationSt
   // A paused agent still takes messages (they resume it); only a suspended sandbox cannot.
   if (phase === 'paused' && input.sandbox_status !== 'PAUSED') blocked = null;
   if (phase === 'error' && input.status === 'STOPPED') blocked = BLOCKED.stopped ?? null;
+  if (input.status === 'STARTING') blocked = BLOCKED.starting ?? null;
   return { phase, label: LABELS[phase], tone: TONES[phase], stage, details: factsOf(input), blocked };
 }
