@@ -128,13 +128,22 @@ test('in confirmation mode the agent waits for Confirm, and Alt+N rejects', asyn
   );
   await startFromHome(page, 'Create /tmp/x');
 
-  const confirmation = page.getByRole('region', { name: 'The agent asks for your confirmation' });
+  // The question shows once, in the side panel above its tabs; the events column only marks it pending.
+  const confirmation = page
+    .getByRole('region', { name: 'Workspace' })
+    .getByRole('region', { name: 'The agent asks for your confirmation' });
   await expect(confirmation).toBeVisible(AGENT_WAIT);
+  await expect(page.getByText('The agent asks for your confirmation')).toHaveCount(1);
+  await expect(page.locator('.conversation-main .confirmation')).toHaveCount(0);
   await expect(confirmation).toContainText('touch /tmp/x && ls /tmp/x');
   await expect(confirmation).toContainText(/Risk: (LOW|MEDIUM|HIGH|UNKNOWN)/);
   const events = page.getByRole('region', { name: 'Conversation events' });
   const pill = page.locator('.conversation-header .state-pill');
   await expect(pill).toHaveText('Needs you');
+  // Read while the sandbox was still starting, the changes are read again once it runs.
+  await expect(
+    page.getByRole('region', { name: 'Workspace' }).getByText('No changes yet', { exact: true }),
+  ).toBeVisible();
   await screenshot(page, 'conversation-confirm');
 
   await confirmation.getByRole('button', { name: 'Confirm' }).click();

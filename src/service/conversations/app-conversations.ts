@@ -213,6 +213,8 @@ export class AppConversations {
       conversation_url: sandbox ? conversationUrl(sandbox, record.id) : null,
       session_api_key: info.session_api_key,
       agent: record.agent,
+      dockhand_state: info.dockhand_state,
+      changed_files: info.changed_files,
     };
   }
 

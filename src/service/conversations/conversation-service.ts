@@ -23,6 +23,9 @@ import { conversationUrl } from './agent-server-url';
 import { ConversationRuntime } from './conversation-runtime';
 import { RUNTIME_STATUS, runtimeStatusOf, statusUpdateOf } from './start-status';
 import type { StartStage } from '../../shared/api/start-stage';
+import { conversationState } from '../../shared/conversation-state';
+import { ChangedFiles } from './changed-files';
+import { WorkspaceAccess } from './workspace-access';
 import { IdleStop } from './idle-stop';
 import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
 import { assertImagesSupported, ImagesNotSupportedError } from '../agent/images';
@@ -42,6 +45,18 @@ const IDLE_STATES = new Set([
   'paused',
   'rejected',
   null,
+]);
+
+/**
+ * Agent states that end a turn of the agent (it waits, finished or gave up). Not `stopped`: the sandbox may
+ * be pausing then, and an exec that starts in a container being frozen can hang.
+ */
+const TURN_ENDS: ReadonlySet<string> = new Set([
+  'awaiting_user_input',
+  'finished',
+  'error',
+  'paused',
+  'rejected',
 ]);
 
 function endEvent(id: string): string {
@@ -89,6 +104,8 @@ export class ConversationService {
   /** Conversations whose title is being generated. */
   private readonly naming = new Set<string>();
   private readonly idleStop: IdleStop;
+  /** What each conversation changed in its repository, counted once per agent turn. */
+  readonly changedFiles: ChangedFiles;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -96,6 +113,8 @@ export class ConversationService {
     private readonly store: ConversationStore,
   ) {
     this.statuses.setMaxListeners(0);
+    const workspaces = new WorkspaceAccess(ctx, this);
+    this.changedFiles = new ChangedFiles((id) => workspaces.open(id), ctx.logger);
     this.idleStop = new IdleStop({
       idleSeconds: ctx.limits.idleSeconds,
       running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
@@ -151,6 +170,8 @@ export class ConversationService {
 
   info(record: ConversationRecord): ConversationInfo {
     const sandbox = record.sandboxId ? this.ctx.sandboxes.find(record.sandboxId) : null;
+    // The loop's own state first: it changes even when the disk is too full to record the change.
+    const agentState = this.runtimes.get(record.id)?.loop?.state ?? record.agentState;
     return {
       conversation_id: record.id,
       title: record.title,
@@ -181,10 +202,17 @@ export class ConversationService {
       conversation_version: record.version,
       sub_conversation_ids: this.store.childrenOf(record.id),
       sandbox_id: record.sandboxId,
-      // The loop's own state first: it changes even when the disk is too full to record the change.
-      agent_state: this.runtimes.get(record.id)?.loop?.state ?? record.agentState,
+      agent_state: agentState,
       sandbox_secrets: sandboxSecretNames(this.ctx, record.request),
       agent: record.agent,
+      dockhand_state: conversationState({
+        status: record.status,
+        start: this.startStage(record.id),
+        agent_state: agentState,
+        sandbox_status: sandbox?.status ?? null,
+        sandbox_error: sandbox?.error ?? null,
+      }),
+      changed_files: this.changedFiles.count(record.id),
     };
   }
 
@@ -322,6 +350,7 @@ export class ConversationService {
     await forgetRequestMcpKeys(this.ctx.secrets, id, record.request.mcp_config);
     this.store.delete(id);
     this.startStages.delete(id);
+    this.changedFiles.forget(id);
     this.deleted.forEach((listener) => listener(id));
     this.statuses.emit(endEvent(id), 'deleted');
     const shared = record.sandboxId ? this.store.bySandbox(record.sandboxId).length > 0 : true;
@@ -516,9 +545,10 @@ export class ConversationService {
       record.id,
       this.events.subscribe(record.id, (event) => {
         if (event.observation !== 'agent_state_changed') return;
-        this.update(record.id, {
-          agentState: String((event.extras as { agent_state?: unknown }).agent_state),
-        });
+        const agentState = String((event.extras as { agent_state?: unknown }).agent_state);
+        this.update(record.id, { agentState });
+        // The end of a turn: what the agent changed is counted once, for the lists.
+        if (TURN_ENDS.has(agentState)) this.changedFiles.refresh(record.id);
       }),
     );
     void this.run(runtime, record, first).catch((error: unknown) =>

@@ -6,7 +6,6 @@ import { LocalRepositoryStore } from '../local-repository/local-repository-store
 import { type Location, ValidationFailed } from '../http/validation';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
 import type { SandboxExec } from '../sandbox/sandbox-workspace';
-import type { ConversationService } from './conversation-service';
 import type { ConversationRecord } from './conversation-store';
 
 /** Where in the request a value came from, e.g. `["query", "file"]`. */
@@ -35,11 +34,17 @@ export interface WorkspacePath {
   real: string;
 }
 
+/** What the workspaces need of the conversations (`ConversationService` is one). */
+export interface ConversationRecords {
+  /** The conversation's record; 404 when there is none. */
+  require(id: string): ConversationRecord;
+}
+
 /** The conversations' workspaces: only while a conversation runs in a RUNNING sandbox. */
 export class WorkspaceAccess {
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly conversations: ConversationService,
+    private readonly conversations: ConversationRecords,
   ) {}
 
   /** 404 for an unknown conversation; 409 unless it is running in a RUNNING sandbox. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentKind } from './agents';
-import { ConversationId, TRIGGERS } from './conversations';
+import { ConversationId, ConversationInfo, TRIGGERS } from './conversations';
 import { laxBool, pageLimit } from './fields';
 import { RepositoryOrLocalPath } from './local-repository';
 import { GitProvider } from './settings';
@@ -125,6 +125,9 @@ export const AppConversation = z.object({
   session_api_key: z.string().nullable(),
   /** Dockhand: the agent the conversation runs. */
   agent: AgentKind,
+  /** Dockhand: as in the V0 conversation info. */
+  dockhand_state: ConversationInfo.shape.dockhand_state,
+  changed_files: ConversationInfo.shape.changed_files,
 });
 export type AppConversation = z.infer<typeof AppConversation>;
 

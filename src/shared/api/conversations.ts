@@ -122,6 +122,31 @@ export const TRIGGERS = [
   'linear',
 ] as const;
 
+export const CONVERSATION_PHASES = [
+  'starting',
+  'working',
+  'needs_you',
+  'idle',
+  'paused',
+  'stopped',
+  'error',
+] as const;
+
+/** Dockhand: the one state a person sees for a conversation (`src/shared/conversation-state.ts`). */
+export const DockhandState = z.object({
+  phase: z.enum(CONVERSATION_PHASES),
+  /** One or two words for the pill. */
+  label: z.string(),
+  tone: z.enum(['info', 'ok', 'warning', 'error', 'neutral']),
+  /** While starting: the current stage; on an error: what went wrong. */
+  stage: z.string().nullable(),
+  /** The underlying facts, one per line, for a tooltip. */
+  details: z.array(z.string()),
+  /** Why a message cannot be sent now, or null when it can. */
+  blocked: z.string().nullable(),
+});
+export type DockhandState = z.infer<typeof DockhandState>;
+
 export const ConversationInfo = z.object({
   conversation_id: z.string(),
   title: z.string(),
@@ -146,6 +171,10 @@ export const ConversationInfo = z.object({
   sandbox_secrets: z.array(z.string()),
   /** Dockhand: the agent the conversation runs, Dockhand's own or a coding agent over ACP. */
   agent: AgentKind,
+  /** Dockhand: the conversation's one state, derived from its start stage, its agent and its sandbox. */
+  dockhand_state: DockhandState,
+  /** Dockhand: files changed in its repository as its last `git status` saw them; null before one ran. */
+  changed_files: z.number().int().nullable(),
 });
 export type ConversationInfo = z.infer<typeof ConversationInfo>;
 

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { z } from 'zod';
 import {
   ConversationCreateRequest,
@@ -66,6 +66,17 @@ export function useConversation(id: string) {
     queryFn: () => api.get(conversationPath(id), ConversationInfo),
     refetchInterval: (query) => (query.state.data?.status === 'STARTING' ? STARTING_POLL_MS : LIST_POLL_MS),
   });
+}
+
+/**
+ * Fetches the conversation again whenever its agent's state in the live events changes: they tell of it a
+ * moment before the record's next poll would (null: no state seen yet, nothing to catch up with).
+ */
+export function useRefetchOnAgentState(id: string, agentState: string | null) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (agentState !== null) void queryClient.invalidateQueries({ queryKey: keys.one(id) });
+  }, [queryClient, id, agentState]);
 }
 
 /** What the V1 listing tells of a conversation that the V0 record does not: its model and metrics. */

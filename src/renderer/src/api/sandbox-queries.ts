@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback } from 'react';
 import { SuccessBody } from '../../../shared/api/errors';
 import { SandboxSpecPage } from '../../../shared/api/sandbox-specs';
 import { SandboxInfo, SandboxPage } from '../../../shared/api/sandboxes';
@@ -31,15 +31,6 @@ export function useSandboxes() {
     queryFn: async () => (await api.get('/api/v1/sandboxes/search?limit=100', SandboxPage)).items,
     refetchInterval: SANDBOX_POLL_MS,
   });
-}
-
-/** Every sandbox by id, for lists that show each conversation's state (empty until loaded). */
-export function useSandboxesById(): ReadonlyMap<string, SandboxInfo> {
-  const sandboxes = useSandboxes();
-  return useMemo(
-    () => new Map((sandboxes.data ?? []).map((sandbox) => [sandbox.id, sandbox])),
-    [sandboxes.data],
-  );
 }
 
 export function useSandbox(id: string | null) {

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
-import type { SandboxInfo } from '../../../shared/api/sandboxes';
 import {
   type ConversationUsage,
   useDeleteConversation,
@@ -63,12 +62,11 @@ type Action = Exclude<Mode, 'view'>;
 
 interface ConversationListItemProps {
   conversation: ConversationInfo;
-  sandbox: SandboxInfo | undefined;
   usage: ConversationUsage | undefined;
 }
 
 /** A conversation in the full list, renamed in place or deleted after a question (both in its ⋯ menu). */
-export function ConversationListItem({ conversation, sandbox, usage }: ConversationListItemProps) {
+export function ConversationListItem({ conversation, usage }: ConversationListItemProps) {
   const [mode, setMode] = useState<Mode>('view');
   // Back from renaming or from the question, focus returns to the menu button that started it.
   const [returnTo, setReturnTo] = useState<Action | null>(null);
@@ -88,7 +86,7 @@ export function ConversationListItem({ conversation, sandbox, usage }: Conversat
   }
   return (
     <li className="conversation-item">
-      <ConversationSummary conversation={conversation} sandbox={sandbox} usage={usage} />
+      <ConversationSummary conversation={conversation} usage={usage} />
       {remove.isError && <p className="field-error">{remove.error.message}</p>}
       {mode === 'delete' ? (
         <ConfirmChoice

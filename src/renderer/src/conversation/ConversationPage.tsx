@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { isApiError } from '../api/api-error';
-import { conversationState } from '../../../shared/conversation-state';
-import { useConversation } from '../api/conversation-queries';
+import { useConversation, useRefetchOnAgentState } from '../api/conversation-queries';
 import { useSandbox } from '../api/sandbox-queries';
 import { useStartBlocker } from '../api/server-queries';
 import { ROUTES } from '../routing';
@@ -40,6 +39,8 @@ export function ConversationPage({ conversationId }: { conversationId: string })
   const revision = useMemo(() => workspaceRevision(events), [events]);
   const sandbox = useSandbox(conversation.data?.sandbox_id ?? null);
   const startBlocker = useStartBlocker();
+  const liveAgentState = lastAgentState(events);
+  useRefetchOnAgentState(conversationId, liveAgentState);
 
   if (ended === 'deleted' || isApiError(conversation.error, 404)) return <Gone />;
   if (conversation.isPending) return <p className="muted">Loading the conversation…</p>;
@@ -52,15 +53,10 @@ export function ConversationPage({ conversationId }: { conversationId: string })
   }
   const info = conversation.data;
   // Events arrive live; the conversation record catches up a moment later.
-  const agentState = lastAgentState(events) ?? info.agent_state;
+  const agentState = liveAgentState ?? info.agent_state;
   const pending =
     info.status !== 'STOPPED' && agentState === 'awaiting_user_confirmation' ? pendingAction(events) : null;
-  const state = conversationState({
-    ...info,
-    agent_state: agentState,
-    sandbox_status: sandbox.data?.status,
-    sandbox_error: sandbox.data?.error,
-  });
+  const state = info.dockhand_state;
   // A stopped conversation that cannot start says so where the user would write.
   const blocked =
     state.blocked && info.status === 'STOPPED' && startBlocker
@@ -90,13 +86,22 @@ export function ConversationPage({ conversationId }: { conversationId: string })
         first={
           <div className="conversation-main">
             <EventTimeline events={events} mode={mode} />
-            {pending && (
-              <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />
-            )}
             <Composer conversation={info} blocked={blocked} />
           </div>
         }
-        second={<WorkspacePanel conversationId={conversationId} revision={revision} events={events} />}
+        second={
+          <WorkspacePanel
+            conversationId={conversationId}
+            revision={revision}
+            open={info.status === 'RUNNING' && sandbox.data?.status === 'RUNNING'}
+            events={events}
+            confirmation={
+              pending && (
+                <ConfirmationPanel key={pending.id} conversationId={conversationId} action={pending} />
+              )
+            }
+          />
+        }
       />
     </div>
   );

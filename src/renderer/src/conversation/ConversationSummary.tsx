@@ -1,7 +1,5 @@
 import type { ConversationInfo } from '../../../shared/api/conversations';
-import type { SandboxInfo } from '../../../shared/api/sandboxes';
 import type { ConversationUsage } from '../api/conversation-queries';
-import { conversationState } from '../../../shared/conversation-state';
 import { conversationHref } from '../routing';
 import { costLabel } from './cost-label';
 import { RepositoryLabel } from './RepositoryLabel';
@@ -10,19 +8,22 @@ import { formatWhen } from './when';
 
 interface ConversationSummaryProps {
   conversation: ConversationInfo;
-  /** Its sandbox, when the list of sandboxes is at hand. */
-  sandbox?: SandboxInfo | undefined;
   /** Its model and metrics, once the V1 listing is loaded. */
   usage?: ConversationUsage | undefined;
 }
 
-/** A conversation's title (a link to it), state, repository@branch, model, cost and when it last changed. */
-export function ConversationSummary({ conversation, sandbox, usage }: ConversationSummaryProps) {
-  const state = conversationState({
-    ...conversation,
-    sandbox_status: sandbox?.status,
-    sandbox_error: sandbox?.error,
-  });
+/** The changed-file count of a row, as the service last counted it. */
+function changedFilesText(count: number): string {
+  if (count === 0) return 'No changes';
+  return count === 1 ? '1 file changed' : `${count} files changed`;
+}
+
+/**
+ * A conversation's title (a link to it), state, repository@branch, changed files, model, cost and when it
+ * last changed.
+ */
+export function ConversationSummary({ conversation, usage }: ConversationSummaryProps) {
+  const changed = conversation.changed_files;
   const cost = costLabel(usage?.metrics ?? null);
   return (
     <div className="conversation-summary">
@@ -30,8 +31,16 @@ export function ConversationSummary({ conversation, sandbox, usage }: Conversati
         {conversation.title}
       </a>
       <p className="conversation-meta">
-        <StatePill state={state} />
+        <StatePill state={conversation.dockhand_state} />
         <RepositoryLabel conversation={conversation} />
+        {changed !== null && (
+          <span
+            className="conversation-changes"
+            title="Files changed in its repository, when the agent last stopped"
+          >
+            {changedFilesText(changed)}
+          </span>
+        )}
         {usage?.llm_model && (
           <span className="conversation-model" title="Model">
             {usage.llm_model}

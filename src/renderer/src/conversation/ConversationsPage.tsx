@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useConversationUsage, useConversationPages } from '../api/conversation-queries';
-import { useSandboxesById } from '../api/sandbox-queries';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
 import { ConversationListItem } from './ConversationListItem';
@@ -8,7 +7,6 @@ import { ConversationListItem } from './ConversationListItem';
 /** Every conversation, newest first: search by title, rename, delete, and more pages on request. */
 export function ConversationsPage() {
   const pages = useConversationPages();
-  const sandboxes = useSandboxesById();
   const usage = useConversationUsage();
   const [search, setSearch] = useState('');
   const all = pages.data?.pages.flatMap((page) => page.results) ?? [];
@@ -59,7 +57,6 @@ export function ConversationsPage() {
                   <ConversationListItem
                     key={conversation.conversation_id}
                     conversation={conversation}
-                    sandbox={conversation.sandbox_id ? sandboxes.get(conversation.sandbox_id) : undefined}
                     usage={usage.get(conversation.conversation_id)}
                   />
                 ))}

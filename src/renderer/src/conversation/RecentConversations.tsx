@@ -1,5 +1,4 @@
 import { useConversationUsage, useRecentConversations } from '../api/conversation-queries';
-import { useSandboxesById } from '../api/sandbox-queries';
 import { ROUTES } from '../routing';
 import { Notice } from '../ui/Notice';
 import { ConversationSummary } from './ConversationSummary';
@@ -9,7 +8,6 @@ const RECENT = 10;
 /** The latest conversations, or an empty state before the first one. */
 export function RecentConversations() {
   const recent = useRecentConversations(RECENT);
-  const sandboxes = useSandboxesById();
   const usage = useConversationUsage();
   return (
     <section className="panel" aria-labelledby="recent-heading">
@@ -35,7 +33,6 @@ export function RecentConversations() {
             <li key={conversation.conversation_id} className="conversation-item">
               <ConversationSummary
                 conversation={conversation}
-                sandbox={conversation.sandbox_id ? sandboxes.get(conversation.sandbox_id) : undefined}
                 usage={usage.get(conversation.conversation_id)}
               />
             </li>

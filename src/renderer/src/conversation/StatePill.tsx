@@ -6,13 +6,13 @@ interface StatePillProps {
   withStage?: boolean;
 }
 
-/** A conversation's one state; the facts it is derived from are in the tooltip. */
+/** A conversation's one state; its stage and the facts it is derived from are in the tooltip. */
 export function StatePill({ state, withStage = false }: StatePillProps) {
   return (
     <span
       className={`state-pill state-${state.tone}`}
       data-phase={state.phase}
-      title={state.details.join('\n')}
+      title={[state.stage, ...state.details].filter((line) => line !== null).join('\n')}
     >
       <span className="state-dot" aria-hidden="true" />
       <span>

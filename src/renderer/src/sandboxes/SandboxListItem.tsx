@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { ConversationInfo } from '../../../shared/api/conversations';
 import type { SandboxInfo } from '../../../shared/api/sandboxes';
-import { conversationState } from '../../../shared/conversation-state';
 import { useSandboxAction } from '../api/sandbox-queries';
 import { StatePill } from '../conversation/StatePill';
 import { formatWhen } from '../conversation/when';
@@ -38,13 +37,7 @@ export function SandboxListItem({ sandbox, conversations }: SandboxListItemProps
             conversations.map((conversation) => (
               <span key={conversation.conversation_id} className="sandbox-conversation">
                 <a href={conversationHref(conversation.conversation_id)}>{conversation.title}</a>
-                <StatePill
-                  state={conversationState({
-                    ...conversation,
-                    sandbox_status: sandbox.status,
-                    sandbox_error: sandbox.error,
-                  })}
-                />
+                <StatePill state={conversation.dockhand_state} />
               </span>
             ))
           )}

@@ -45,6 +45,15 @@ export function rowsOf(config: StoredSettings['mcp_config']): McpRow[] {
   ];
 }
 
+/** A saved server in one line, for its collapsed row: its URL, or its name and command line. */
+export function rowSummary(row: McpRow): string {
+  if (row.kind !== 'stdio') return row.url.trim() || 'No URL yet';
+  const command = [row.command.trim(), row.args.trim()].filter(Boolean).join(' ');
+  const variables = row.env.split('\n').filter((line) => line.trim() !== '').length;
+  const env = variables === 0 ? '' : variables === 1 ? ' (1 variable)' : ` (${variables} variables)`;
+  return `${row.name.trim() || 'unnamed'}: ${command || 'no command yet'}${env}`;
+}
+
 /** The lines of an env text that are not `NAME=value`, or null when all are. */
 export function envProblem(text: string): string | null {
   const bad = text

@@ -190,7 +190,11 @@ export function conversationWorkspaceRoutes(
         404: { description: 'Unknown conversation, or not a git repository', schema: DetailBody },
         409: NOT_RUNNING,
       },
-      handler: async ({ params }) => gitChanges(await workspaces.open(params.id)),
+      handler: async ({ params }) => {
+        const changes = await gitChanges(await workspaces.open(params.id));
+        conversations.changedFiles.seen(params.id, changes);
+        return changes;
+      },
     }),
     defineRoute({
       method: 'get',

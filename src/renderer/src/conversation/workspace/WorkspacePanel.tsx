@@ -25,12 +25,25 @@ interface WorkspacePanelProps {
   conversationId: string;
   /** Changes whenever the agent may have changed the workspace (the id of its last such event). */
   revision: number;
+  /** Whether the workspace can be read (the conversation and its sandbox run): read again when this changes. */
+  open: boolean;
   /** The conversation's events (the Terminal tab shows the agent's commands from them). */
   events: readonly V0Event[];
+  /** The action the agent waits to run, shown above the tabs until it is answered. */
+  confirmation?: ReactNode;
 }
 
-/** Beside the events: what the agent changed, the workspace's files, a terminal and its web hosts, one tab each. */
-export function WorkspacePanel({ conversationId, revision, events }: WorkspacePanelProps) {
+/**
+ * Beside the events: the action waiting for confirmation, if any, then what the agent changed, the
+ * workspace's files, a terminal and its web hosts, one tab each.
+ */
+export function WorkspacePanel({
+  conversationId,
+  revision,
+  open,
+  events,
+  confirmation,
+}: WorkspacePanelProps) {
   const [tab, setTab] = useState('changes');
   // Once opened, the terminal stays mounted (hidden on other tabs), so its shell outlives a look at the files.
   const [terminalOpened, setTerminalOpened] = useState(false);
@@ -38,12 +51,14 @@ export function WorkspacePanel({ conversationId, revision, events }: WorkspacePa
   const refresh = useRefreshWorkspace(conversationId);
   const shown = TABS.find((candidate) => candidate.key === tab) ?? TABS[0];
 
+  // A look taken while the workspace was not open yet (409) is not kept once it is.
   useEffect(() => {
-    if (revision >= 0) void refresh();
-  }, [revision, refresh]);
+    if (revision >= 0 || open) void refresh();
+  }, [revision, open, refresh]);
 
   return (
     <section className="workspace-panel" aria-label="Workspace">
+      {confirmation}
       <Tabs tabs={TABS} selected={tab} onSelect={setTab} label="Workspace views">
         {shown?.render?.(conversationId)}
         {terminalOpened && (
