@@ -1,0 +1,67 @@
+import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
+import type { LlmCost, LlmUsage } from '../agent/llm/usage-and-cost';
+import { DEFAULT_MAX_ITERATIONS } from '../agent/step-budget';
+import type { Db } from '../storage/database';
+
+/** The settings a conversation's gateway budget starts from. */
+export interface BudgetLimits {
+  /** USD; null = no budget. */
+  maxBudgetPerTask: number | null;
+  maxIterations: number | null;
+}
+
+/**
+ * The tokens and cost of the gateway's calls, counted into the conversation's saved agent state: the store
+ * the conversation's `metrics` (V1 and V0) read when no Dockhand agent runs in it, as for an agent in the
+ * sandbox. SQLite is synchronous, so each read-and-write is whole.
+ */
+export class GatewayBudget {
+  private readonly store: AgentStateStore;
+
+  constructor(
+    db: Db,
+    private readonly limits: () => BudgetLimits,
+  ) {
+    this.store = new AgentStateStore(db);
+  }
+
+  /** Why the conversation may make no further model call (its budget is spent), or null. */
+  refusal(conversationId: string): string | null {
+    const state = this.state(conversationId);
+    if (state.budgetLimit === null || !state.costKnown || state.cost < state.budgetLimit) return null;
+    return `The conversation reached its budget: $${state.cost.toFixed(2)} spent of $${state.budgetLimit.toFixed(2)} (max_budget_per_task). Raise the budget in the settings to go on.`;
+  }
+
+  /** Adds one call's tokens and cost. */
+  account(conversationId: string, usage: LlmUsage, cost: LlmCost): void {
+    const state = this.state(conversationId);
+    state.cost += cost.usd;
+    state.costKnown &&= cost.known;
+    state.promptTokens += usage.prompt;
+    state.completionTokens += usage.completion;
+    this.store.save(conversationId, state);
+  }
+
+  /** The saved state, or a new one from the settings; a saved state without a budget takes the settings'. */
+  private state(conversationId: string): SavedAgentState {
+    const limits = this.limits();
+    const saved = this.store.load(conversationId);
+    if (saved) return { ...saved, budgetLimit: saved.budgetLimit ?? limits.maxBudgetPerTask };
+    return {
+      state: 'awaiting_user_input',
+      iterations: 0,
+      iterationLimit: limits.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+      budgetLimit: limits.maxBudgetPerTask,
+      cost: 0,
+      costKnown: true,
+      promptTokens: 0,
+      completionTokens: 0,
+      queue: [],
+      pending: null,
+      recalled: false,
+      textTools: false,
+      workingDir: null,
+      replay: null,
+    };
+  }
+}

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLlmClient } from '../../src/service/agent/llm/llm-client';
+import { instantTiming } from '../support/scripted-llm/instant-timing';
+import { REAL_KEY, sseEvents, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+
+/** Claude Code on an OpenAI-compatible model: Anthropic Messages in, Chat Completions out. */
+
+const TOOLS = [
+  {
+    name: 'Bash',
+    description: 'Run a command',
+    input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  },
+];
+
+let fx: GatewayFixture;
+
+beforeAll(async () => {
+  fx = await startGatewayFixture({ model: 'openai/qwen-coder' });
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
+  it('a non-streamed message with a tool call: the Chat request, the Anthropic reply', async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push({
+      text: 'Listing.',
+      toolCalls: [{ id: 'call_7', name: 'Bash', args: { command: 'ls' } }],
+      usage: { input: 90, output: 12, cacheRead: 10 },
+    });
+    const response = await fx.call('/v1/messages', {
+      headers: { 'x-api-key': endpoint.token, 'anthropic-version': '2023-06-01' },
+      body: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1024,
+        system: [{ type: 'text', text: 'You are Claude Code.' }],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'List the files.' }] }],
+        tools: TOOLS,
+        tool_choice: { type: 'auto' },
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'qwen-coder',
+      content: [
+        { type: 'text', text: 'Listing.' },
+        { type: 'tool_use', id: 'call_7', name: 'Bash', input: { command: 'ls' } },
+      ],
+      stop_reason: 'tool_use',
+      usage: { input_tokens: 90, cache_read_input_tokens: 10, output_tokens: 12 },
+    });
+    const sent = fx.llm.calls.at(-1);
+    expect(sent?.path).toBe('/v1/chat/completions');
+    expect(sent?.auth).toBe(`Bearer ${REAL_KEY}`);
+    expect(sent?.body).toMatchObject({
+      model: 'qwen-coder',
+      max_tokens: 1024,
+      messages: [
+        { role: 'system', content: 'You are Claude Code.' },
+        { role: 'user', content: 'List the files.' },
+      ],
+      tools: [{ type: 'function', function: { name: 'Bash', parameters: TOOLS[0]?.input_schema } }],
+      tool_choice: 'auto',
+    });
+  });
+
+  it('a streamed reply is the exact Anthropic event sequence', async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push({
+      text: 'Running it now.',
+      toolCalls: [{ id: 'call_9', name: 'Bash', args: { command: 'npm test' } }],
+      usage: { input: 200, output: 30 },
+    });
+    const response = await fx.call('/v1/messages?beta=true', {
+      headers: { 'x-api-key': endpoint.token },
+      body: { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Test it.' }], tools: TOOLS },
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const events = sseEvents(await response.text());
+    const types = events.map((e) => e.event);
+    expect(types[0]).toBe('message_start');
+    expect(types[1]).toBe('ping');
+    const rest = types.slice(2);
+    const textDeltas = rest.filter((t, i) => t === 'content_block_delta' && i < rest.indexOf('content_block_stop'));
+    expect(textDeltas.length).toBeGreaterThan(1);
+    expect(rest).toEqual([
+      'content_block_start',
+      ...textDeltas,
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    for (const e of events) expect((e.data as { type: string }).type).toBe(e.event);
+    const starts = events.filter((e) => e.event === 'content_block_start').map((e) => e.data);
+    expect(starts).toEqual([
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'tool_use', id: 'call_9', name: 'Bash', input: {} },
+      },
+    ]);
+    const json = events
+      .filter((e) => e.event === 'content_block_delta' && (e.data as { index: number }).index === 1)
+      .map((e) => (e.data as { delta: { partial_json: string } }).delta.partial_json)
+      .join('');
+    expect(JSON.parse(json)).toEqual({ command: 'npm test' });
+    expect(events.find((e) => e.event === 'message_delta')?.data).toEqual({
+      type: 'message_delta',
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { input_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 30 },
+    });
+    expect(fx.llm.calls.at(-1)?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('an Anthropic SDK client makes a tool call round trip through the gateway', async () => {
+    const { id, endpoint } = await fx.conversation();
+    const client = createLlmClient({
+      model: 'anthropic/claude-sonnet-4-5',
+      apiKey: endpoint.token,
+      baseUrl: `${endpoint.anthropicBaseUrl}/v1`,
+      timing: instantTiming().timing,
+    });
+    const tools = [{ name: 'Bash', description: 'Run a command', parameters: TOOLS[0]?.input_schema ?? {} }];
+    fx.llm.push(
+      { toolCalls: [{ id: 'call_a', name: 'Bash', args: { command: 'ls' } }], usage: { input: 100, output: 10 } },
+      { text: 'There is one file: README.md.', usage: { input: 150, output: 8 } },
+    );
+    const first = await client.complete({ system: 'Be brief.', messages: [{ role: 'user', content: 'What is here?' }], tools });
+    expect(first.toolCalls).toEqual([expect.objectContaining({ id: 'call_a', name: 'Bash', args: { command: 'ls' } })]);
+    expect(first.usage).toMatchObject({ prompt: 100, completion: 10 });
+
+    const second = await client.complete({
+      system: 'Be brief.',
+      tools,
+      messages: [
+        { role: 'user', content: 'What is here?' },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_a', toolName: 'Bash', input: { command: 'ls' } }] },
+        {
+          role: 'tool',
+          content: [{ type: 'tool-result', toolCallId: 'call_a', toolName: 'Bash', output: { type: 'text', value: 'README.md' } }],
+        },
+      ],
+    });
+    expect(second.text).toBe('There is one file: README.md.');
+    expect(fx.llm.calls.at(-1)?.body?.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'What is here?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_a', content: 'README.md' },
+    ]);
+
+    // Both calls are in the conversation's metrics (no price is known for this model).
+    const view = await fx.service.api('GET', `/api/v1/app-conversations/${id}`);
+    expect(view.json).toMatchObject({
+      metrics: { accumulated_token_usage: { prompt_tokens: 250, completion_tokens: 18 } },
+    });
+  });
+});
