@@ -3,6 +3,11 @@ import type { LlmCost, LlmUsage } from '../agent/llm/usage-and-cost';
 import { DEFAULT_MAX_ITERATIONS } from '../agent/step-budget';
 import type { Db } from '../storage/database';
 
+/** Cents, or hundredths of a cent under a dollar, where a small budget is spent in fractions of a cent. */
+function usd(amount: number): string {
+  return amount.toFixed(amount < 1 ? 4 : 2);
+}
+
 /** The settings a conversation's gateway budget starts from. */
 export interface BudgetLimits {
   /** USD; null = no budget. */
@@ -29,7 +34,7 @@ export class GatewayBudget {
   refusal(conversationId: string): string | null {
     const state = this.state(conversationId);
     if (state.budgetLimit === null || !state.costKnown || state.cost < state.budgetLimit) return null;
-    return `The conversation reached its budget: $${state.cost.toFixed(2)} spent of $${state.budgetLimit.toFixed(2)} (max_budget_per_task). Raise the budget in the settings to go on.`;
+    return `The conversation reached its budget: $${usd(state.cost)} spent of $${usd(state.budgetLimit)} (max_budget_per_task). Raise the budget in the settings to go on.`;
   }
 
   /** Adds one call's tokens and cost. */
