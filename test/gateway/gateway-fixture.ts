@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { ConversationStore } from '../../src/service/conversations/conversation-store';
 import type { GatewayEndpoint } from '../../src/service/gateway/model-gateway';
 import { blankConversation } from '../support/conversation-records';
@@ -26,16 +27,16 @@ export async function startGatewayFixture(options: {
   model: string;
   steps?: ScriptedStep[];
   settings?: Record<string, unknown>;
-  /** Use the scripted server as the base URL (default: yes). */
-  baseUrl?: boolean;
+  /** The service's logger (default: silent). */
+  logger?: Logger;
 }): Promise<GatewayFixture> {
   const llm = await startScriptedLlm(options.steps ?? []);
-  const service = await startTestService();
+  const service = await startTestService(options.logger ? { logger: options.logger } : {});
   const saved = await service.api('POST', '/api/settings', {
     body: {
       llm_model: options.model,
       llm_api_key: REAL_KEY,
-      ...(options.baseUrl === false ? {} : { llm_base_url: llm.baseUrl }),
+      llm_base_url: llm.baseUrl,
       ...options.settings,
     },
   });
