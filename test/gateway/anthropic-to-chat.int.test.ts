@@ -77,7 +77,13 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
     });
     const response = await fx.call('/v1/messages?beta=true', {
       headers: { 'x-api-key': endpoint.token },
-      body: { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Test it.' }], tools: TOOLS },
+      body: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: 'user', content: 'Test it.' }],
+        tools: TOOLS,
+      },
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const events = sseEvents(await response.text());
@@ -85,7 +91,9 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
     expect(types[0]).toBe('message_start');
     expect(types[1]).toBe('ping');
     const rest = types.slice(2);
-    const textDeltas = rest.filter((t, i) => t === 'content_block_delta' && i < rest.indexOf('content_block_stop'));
+    const textDeltas = rest.filter(
+      (t, i) => t === 'content_block_delta' && i < rest.indexOf('content_block_stop'),
+    );
     expect(textDeltas.length).toBeGreaterThan(1);
     expect(rest).toEqual([
       'content_block_start',
@@ -116,9 +124,17 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
     expect(events.find((e) => e.event === 'message_delta')?.data).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
-      usage: { input_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 30 },
+      usage: {
+        input_tokens: 200,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: 30,
+      },
     });
-    expect(fx.llm.calls.at(-1)?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(fx.llm.calls.at(-1)?.body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it('an Anthropic SDK client makes a tool call round trip through the gateway', async () => {
@@ -131,11 +147,20 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
     });
     const tools = [{ name: 'Bash', description: 'Run a command', parameters: TOOLS[0]?.input_schema ?? {} }];
     fx.llm.push(
-      { toolCalls: [{ id: 'call_a', name: 'Bash', args: { command: 'ls' } }], usage: { input: 100, output: 10 } },
+      {
+        toolCalls: [{ id: 'call_a', name: 'Bash', args: { command: 'ls' } }],
+        usage: { input: 100, output: 10 },
+      },
       { text: 'There is one file: README.md.', usage: { input: 150, output: 8 } },
     );
-    const first = await client.complete({ system: 'Be brief.', messages: [{ role: 'user', content: 'What is here?' }], tools });
-    expect(first.toolCalls).toEqual([expect.objectContaining({ id: 'call_a', name: 'Bash', args: { command: 'ls' } })]);
+    const first = await client.complete({
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'What is here?' }],
+      tools,
+    });
+    expect(first.toolCalls).toEqual([
+      expect.objectContaining({ id: 'call_a', name: 'Bash', args: { command: 'ls' } }),
+    ]);
     expect(first.usage).toMatchObject({ prompt: 100, completion: 10 });
 
     const second = await client.complete({
@@ -143,10 +168,20 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
       tools,
       messages: [
         { role: 'user', content: 'What is here?' },
-        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_a', toolName: 'Bash', input: { command: 'ls' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'call_a', toolName: 'Bash', input: { command: 'ls' } }],
+        },
         {
           role: 'tool',
-          content: [{ type: 'tool-result', toolCallId: 'call_a', toolName: 'Bash', output: { type: 'text', value: 'README.md' } }],
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'call_a',
+              toolName: 'Bash',
+              output: { type: 'text', value: 'README.md' },
+            },
+          ],
         },
       ],
     });
@@ -157,7 +192,9 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } }],
+        tool_calls: [
+          { id: 'call_a', type: 'function', function: { name: 'Bash', arguments: '{"command":"ls"}' } },
+        ],
       },
       { role: 'tool', tool_call_id: 'call_a', content: 'README.md' },
     ]);

@@ -7,7 +7,10 @@ import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 let fx: GatewayFixture;
 
 beforeAll(async () => {
-  fx = await startGatewayFixture({ model: 'anthropic/claude-sonnet-4-5', settings: { max_budget_per_task: 0.001 } });
+  fx = await startGatewayFixture({
+    model: 'anthropic/claude-sonnet-4-5',
+    settings: { max_budget_per_task: 0.001 },
+  });
 });
 afterAll(async () => {
   await fx.close();
@@ -28,7 +31,10 @@ describe('the budget of a conversation', () => {
     expect(first.status).toBe(200);
     await first.text();
 
-    const refused = await fx.call('/v1/messages', { headers: { 'x-api-key': endpoint.token }, body: MESSAGE });
+    const refused = await fx.call('/v1/messages', {
+      headers: { 'x-api-key': endpoint.token },
+      body: MESSAGE,
+    });
     expect(refused.status).toBe(402);
     const body = (await refused.json()) as { type: string; error: { type: string; message: string } };
     expect(body.type).toBe('error');
@@ -53,10 +59,16 @@ describe('the budget of a conversation', () => {
     ]);
     const view = await fx.service.api('GET', `/api/v1/app-conversations/${id}`);
     expect(view.json).toMatchObject({ metrics: { max_budget_per_task: 0.001, cost_known: true } });
-    expect((view.json as { metrics: { accumulated_cost: number } }).metrics.accumulated_cost).toBeCloseTo(0.0045, 10);
+    expect((view.json as { metrics: { accumulated_cost: number } }).metrics.accumulated_cost).toBeCloseTo(
+      0.0045,
+      10,
+    );
 
     // Another conversation has a budget of its own.
-    const second = await fx.call('/v1/messages', { headers: { 'x-api-key': other.endpoint.token }, body: MESSAGE });
+    const second = await fx.call('/v1/messages', {
+      headers: { 'x-api-key': other.endpoint.token },
+      body: MESSAGE,
+    });
     expect(second.status).toBe(200);
     unsubscribe();
   });

@@ -48,7 +48,12 @@ describe('the gateway and conversations', () => {
     const response = await fx.call(`/v1/chat/completions?conversation_id=${b.id}`, {
       token: a.endpoint.token,
       headers: { 'x-conversation-id': b.id, 'x-dockhand-conversation': b.id },
-      body: { model: b.id, messages: [{ role: 'user', content: 'hi' }], metadata: { conversation_id: b.id }, user: b.id },
+      body: {
+        model: b.id,
+        messages: [{ role: 'user', content: 'hi' }],
+        metadata: { conversation_id: b.id },
+        user: b.id,
+      },
     });
     expect(response.status).toBe(200);
     await response.text();
@@ -56,7 +61,7 @@ describe('the gateway and conversations', () => {
     expect(await tokensOf(b.id)).toBeNull();
   });
 
-  it("two credentials of different conversations in one request are refused", async () => {
+  it('two credentials of different conversations in one request are refused', async () => {
     const a = await fx.conversation();
     const b = await fx.conversation();
     const response = await fx.call('/v1/messages', {
@@ -71,13 +76,19 @@ describe('the gateway and conversations', () => {
   it('the token of a deleted conversation is refused', async () => {
     const a = await fx.conversation();
     fx.llm.push({ text: 'before' });
-    const before = await fx.call('/v1/chat/completions', { token: a.endpoint.token, body: { messages: [{ role: 'user', content: 'hi' }] } });
+    const before = await fx.call('/v1/chat/completions', {
+      token: a.endpoint.token,
+      body: { messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(before.status).toBe(200);
     await before.text();
     const deleted = await fx.service.api('DELETE', `/api/conversations/${a.id}`);
     expect(deleted.status).toBe(200);
     const calls = fx.llm.calls.length;
-    const after = await fx.call('/v1/chat/completions', { token: a.endpoint.token, body: { messages: [{ role: 'user', content: 'hi' }] } });
+    const after = await fx.call('/v1/chat/completions', {
+      token: a.endpoint.token,
+      body: { messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(after.status).toBe(401);
     expect(await after.json()).toMatchObject({ error: { code: 'invalid_api_key' } });
     expect(fx.llm.calls.length).toBe(calls);

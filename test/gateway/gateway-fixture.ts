@@ -17,7 +17,10 @@ export interface GatewayFixture {
   /** A new conversation (stored, not started) and its gateway endpoint. */
   conversation(id?: string): Promise<{ id: string; endpoint: GatewayEndpoint }>;
   /** A raw call to the gateway. */
-  call(path: string, init: { token?: string | null; headers?: Record<string, string>; body?: unknown; method?: string }): Promise<Response>;
+  call(
+    path: string,
+    init: { token?: string | null; headers?: Record<string, string>; body?: unknown; method?: string },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 

@@ -44,14 +44,24 @@ describe('Gemini translated to an OpenAI-compatible model', () => {
     });
     expect(response.status).toBe(200);
     const chunks = sseEvents(await response.text()).map((e) => e.data as Record<string, unknown>);
-    const parts = chunks.flatMap((c) => (c.candidates as { content: { parts: unknown[] } }[])[0]?.content.parts ?? []);
-    expect(parts.filter((p) => (p as { text?: string }).text !== undefined).map((p) => (p as { text: string }).text).join('')).toBe(
-      'Checking the files.',
+    const parts = chunks.flatMap(
+      (c) => (c.candidates as { content: { parts: unknown[] } }[])[0]?.content.parts ?? [],
     );
+    expect(
+      parts
+        .filter((p) => (p as { text?: string }).text !== undefined)
+        .map((p) => (p as { text: string }).text)
+        .join(''),
+    ).toBe('Checking the files.');
     expect(chunks.at(-1)).toMatchObject({
       candidates: [
         {
-          content: { role: 'model', parts: [{ functionCall: { id: 'call_g1', name: 'run_shell_command', args: { command: 'ls -la' } } }] },
+          content: {
+            role: 'model',
+            parts: [
+              { functionCall: { id: 'call_g1', name: 'run_shell_command', args: { command: 'ls -la' } } },
+            ],
+          },
           finishReason: 'STOP',
         },
       ],
@@ -74,13 +84,19 @@ describe('Gemini translated to an OpenAI-compatible model', () => {
           type: 'function',
           function: {
             name: 'run_shell_command',
-            parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+            parameters: {
+              type: 'object',
+              properties: { command: { type: 'string' } },
+              required: ['command'],
+            },
           },
         },
       ],
     });
     const view = await fx.service.api('GET', `/api/v1/app-conversations/${id}`);
-    expect(view.json).toMatchObject({ metrics: { accumulated_token_usage: { prompt_tokens: 120, completion_tokens: 15 } } });
+    expect(view.json).toMatchObject({
+      metrics: { accumulated_token_usage: { prompt_tokens: 120, completion_tokens: 15 } },
+    });
   });
 
   it('generateContent with ?key= and a function response round trip', async () => {
@@ -90,15 +106,23 @@ describe('Gemini translated to an OpenAI-compatible model', () => {
       body: {
         contents: [
           { role: 'user', parts: [{ text: 'What is here?' }] },
-          { role: 'model', parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }] },
-          { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: { output: 'README.md' } } }] },
+          {
+            role: 'model',
+            parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }],
+          },
+          {
+            role: 'user',
+            parts: [{ functionResponse: { name: 'run_shell_command', response: { output: 'README.md' } } }],
+          },
         ],
         tools: TOOLS,
       },
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
-      candidates: [{ content: { role: 'model', parts: [{ text: 'There is a README.' }] }, finishReason: 'STOP' }],
+      candidates: [
+        { content: { role: 'model', parts: [{ text: 'There is a README.' }] }, finishReason: 'STOP' },
+      ],
       usageMetadata: { promptTokenCount: 60, candidatesTokenCount: 6 },
     });
     const messages = fx.llm.calls.at(-1)?.body?.messages as Record<string, unknown>[];
@@ -109,7 +133,13 @@ describe('Gemini translated to an OpenAI-compatible model', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: callId, type: 'function', function: { name: 'run_shell_command', arguments: '{"command":"ls"}' } }],
+        tool_calls: [
+          {
+            id: callId,
+            type: 'function',
+            function: { name: 'run_shell_command', arguments: '{"command":"ls"}' },
+          },
+        ],
       },
       { role: 'tool', tool_call_id: callId, content: '{"output":"README.md"}' },
     ]);

@@ -38,10 +38,18 @@ describe('passthrough', () => {
     const reply = await client.complete({
       system: 'You are Claude Code.',
       messages: [{ role: 'user', content: 'Read the README.' }],
-      tools: [{ name: 'Read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'Read',
+          description: 'Read a file',
+          parameters: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
     });
     expect(reply.text).toBe('Reading it.');
-    expect(reply.toolCalls).toEqual([expect.objectContaining({ id: 'toolu_1', name: 'Read', args: { path: 'README.md' } })]);
+    expect(reply.toolCalls).toEqual([
+      expect.objectContaining({ id: 'toolu_1', name: 'Read', args: { path: 'README.md' } }),
+    ]);
     expect(reply.usage).toMatchObject({ prompt: 2400, completion: 50, cache_read: 2000, cache_write: 300 });
 
     const sent = fx.llm.calls.at(-1);
@@ -54,8 +62,14 @@ describe('passthrough', () => {
 
     // claude-sonnet-4-5: $3 input, $15 output, $0.30 cache read, $3.75 cache write per 1M tokens.
     const metrics = await metricsOf(id);
-    expect(metrics).toMatchObject({ accumulated_token_usage: { prompt_tokens: 2400, completion_tokens: 50 }, cost_known: true });
-    expect(metrics?.accumulated_cost).toBeCloseTo((100 * 3 + 2000 * 0.3 + 300 * 3.75 + 50 * 15) / 1_000_000, 10);
+    expect(metrics).toMatchObject({
+      accumulated_token_usage: { prompt_tokens: 2400, completion_tokens: 50 },
+      cost_known: true,
+    });
+    expect(metrics?.accumulated_cost).toBeCloseTo(
+      (100 * 3 + 2000 * 0.3 + 300 * 3.75 + 50 * 15) / 1_000_000,
+      10,
+    );
   });
 
   it('Chat Completions to an OpenAI-compatible model, streamed: usage asked for and counted', async () => {
@@ -72,24 +86,34 @@ describe('passthrough', () => {
     expect(reply.text).toBe('Hello from chat.');
     const sent = fx.llm.calls.at(-1);
     expect(sent?.auth).toBe(`Bearer ${REAL_KEY}`);
-    expect(sent?.body).toMatchObject({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true } });
-    expect(await metricsOf(id)).toMatchObject({ accumulated_token_usage: { prompt_tokens: 40, completion_tokens: 4 } });
+    expect(sent?.body).toMatchObject({
+      model: 'gpt-4o',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(await metricsOf(id)).toMatchObject({
+      accumulated_token_usage: { prompt_tokens: 40, completion_tokens: 4 },
+    });
   });
 
   it('Responses to an OpenAI model: the provider speaks Responses, the events pass as they are', async () => {
     fx = await startGatewayFixture({ model: 'openai/gpt-5' });
     const { id, endpoint } = await fx.conversation();
     fx.llm.push({ text: 'Responses all the way.', usage: { input: 70, output: 6, cacheRead: 30 } });
-    const responses = createOpenAI({ baseURL: endpoint.openaiBaseUrl, apiKey: endpoint.token }).responses('gpt-5');
+    const responses = createOpenAI({ baseURL: endpoint.openaiBaseUrl, apiKey: endpoint.token }).responses(
+      'gpt-5',
+    );
     const result = streamText({ model: responses, prompt: 'Go.' });
     expect(await result.text).toBe('Responses all the way.');
     const sent = fx.llm.calls.at(-1);
     expect(sent?.path).toBe('/v1/responses');
     expect(sent?.auth).toBe(`Bearer ${REAL_KEY}`);
-    expect(await metricsOf(id)).toMatchObject({ accumulated_token_usage: { prompt_tokens: 100, completion_tokens: 6 } });
+    expect(await metricsOf(id)).toMatchObject({
+      accumulated_token_usage: { prompt_tokens: 100, completion_tokens: 6 },
+    });
   });
 
-  it("a provider error that echoes the key is relayed with the key hidden, and nothing is counted", async () => {
+  it('a provider error that echoes the key is relayed with the key hidden, and nothing is counted', async () => {
     fx = await startGatewayFixture({ model: 'anthropic/claude-sonnet-4-5' });
     const { id, endpoint } = await fx.conversation();
     fx.llm.push(faults.status(401, `invalid x-api-key: ${REAL_KEY}`));

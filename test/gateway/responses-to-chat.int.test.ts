@@ -31,9 +31,15 @@ const bash = (outputs: string[]) =>
 describe('OpenAI Responses translated to an OpenAI-compatible model', () => {
   it('a Responses client makes a streamed tool call round trip', async () => {
     const { id, endpoint } = await fx.conversation();
-    const responses = createOpenAI({ baseURL: endpoint.openaiBaseUrl, apiKey: endpoint.token }).responses('gpt-5-codex');
+    const responses = createOpenAI({ baseURL: endpoint.openaiBaseUrl, apiKey: endpoint.token }).responses(
+      'gpt-5-codex',
+    );
     fx.llm.push(
-      { text: 'Let me look.', toolCalls: [{ id: 'call_r1', name: 'shell', args: { command: 'ls' } }], usage: { input: 300, output: 20 } },
+      {
+        text: 'Let me look.',
+        toolCalls: [{ id: 'call_r1', name: 'shell', args: { command: 'ls' } }],
+        usage: { input: 300, output: 20 },
+      },
       { text: 'The repository has a README.', usage: { input: 340, output: 9 } },
     );
     const ran: string[] = [];
@@ -60,20 +66,32 @@ describe('OpenAI Responses translated to an OpenAI-compatible model', () => {
     expect(messages[2]).toMatchObject({
       role: 'assistant',
       content: 'Let me look.',
-      tool_calls: [{ id: 'call_r1', type: 'function', function: { name: 'shell', arguments: '{"command":"ls"}' } }],
+      tool_calls: [
+        { id: 'call_r1', type: 'function', function: { name: 'shell', arguments: '{"command":"ls"}' } },
+      ],
     });
     expect(messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_r1' });
 
     const view = await fx.service.api('GET', `/api/v1/app-conversations/${id}`);
-    expect(view.json).toMatchObject({ metrics: { accumulated_token_usage: { prompt_tokens: 640, completion_tokens: 29 } } });
+    expect(view.json).toMatchObject({
+      metrics: { accumulated_token_usage: { prompt_tokens: 640, completion_tokens: 29 } },
+    });
   });
 
   it('the stream has the Responses event names, in order, ending with response.completed and its usage', async () => {
     const { endpoint } = await fx.conversation();
-    fx.llm.push({ text: 'Two words.', toolCalls: [{ name: 'shell', args: { command: 'pwd' } }], usage: { input: 50, output: 5 } });
+    fx.llm.push({
+      text: 'Two words.',
+      toolCalls: [{ name: 'shell', args: { command: 'pwd' } }],
+      usage: { input: 50, output: 5 },
+    });
     const response = await fx.call('/v1/responses', {
       token: endpoint.token,
-      body: { model: 'gpt-5-codex', stream: true, input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }] },
+      body: {
+        model: 'gpt-5-codex',
+        stream: true,
+        input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
+      },
     });
     const events = sseEvents(await response.text());
     expect(events.map((e) => e.event)).toEqual([
@@ -93,7 +111,9 @@ describe('OpenAI Responses translated to an OpenAI-compatible model', () => {
       'response.output_item.done',
       'response.completed',
     ]);
-    expect(events.map((e) => (e.data as { sequence_number: number }).sequence_number)).toEqual(events.map((_, i) => i));
+    expect(events.map((e) => (e.data as { sequence_number: number }).sequence_number)).toEqual(
+      events.map((_, i) => i),
+    );
     expect(events.at(-1)?.data).toMatchObject({
       response: {
         status: 'completed',
@@ -108,7 +128,9 @@ describe('OpenAI Responses translated to an OpenAI-compatible model', () => {
 
   it('a non-streamed response', async () => {
     const { endpoint } = await fx.conversation();
-    const responses = createOpenAI({ baseURL: endpoint.openaiBaseUrl, apiKey: endpoint.token }).responses('gpt-5-codex');
+    const responses = createOpenAI({ baseURL: endpoint.openaiBaseUrl, apiKey: endpoint.token }).responses(
+      'gpt-5-codex',
+    );
     fx.llm.push({ text: 'Plain answer.', usage: { input: 10, output: 3 } });
     const result = await generateText({ model: responses, prompt: 'Say something.' });
     expect(result.text).toBe('Plain answer.');

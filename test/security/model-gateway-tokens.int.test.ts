@@ -69,25 +69,41 @@ describe('who the gateway answers', () => {
   it('a wrong token, in every place a client puts its key', async () => {
     const { endpoint } = await fx.conversation();
     const last = endpoint.token.at(-1) === 'A' ? 'B' : 'A';
-    const wrong = [`${endpoint.token.slice(0, -1)}${last}`, `${endpoint.token}A`, 'dockhand-gw-', 'sk-ant-whatever', ''];
+    const wrong = [
+      `${endpoint.token.slice(0, -1)}${last}`,
+      `${endpoint.token}A`,
+      'dockhand-gw-',
+      'sk-ant-whatever',
+      '',
+    ];
     for (const token of wrong) {
-      expect((await send('/v1/chat/completions', { authorization: `Bearer ${token}` }, CHAT)).status).toBe(401);
+      expect((await send('/v1/chat/completions', { authorization: `Bearer ${token}` }, CHAT)).status).toBe(
+        401,
+      );
       expect((await send('/v1/messages', { 'x-api-key': token }, MESSAGES)).status).toBe(401);
-      expect((await send('/v1beta/models/m:generateContent', { 'x-goog-api-key': token }, GEMINI)).status).toBe(401);
-      expect((await send(`/v1beta/models/m:generateContent?key=${encodeURIComponent(token)}`, {}, GEMINI)).status).toBe(401);
+      expect(
+        (await send('/v1beta/models/m:generateContent', { 'x-goog-api-key': token }, GEMINI)).status,
+      ).toBe(401);
+      expect(
+        (await send(`/v1beta/models/m:generateContent?key=${encodeURIComponent(token)}`, {}, GEMINI)).status,
+      ).toBe(401);
     }
     // A Gemini-only place does not count for other APIs.
     expect((await send(`/v1/chat/completions?key=${endpoint.token}`, {}, CHAT)).status).toBe(401);
     expect((await send('/v1/chat/completions', { 'x-goog-api-key': endpoint.token }, CHAT)).status).toBe(401);
   });
 
-  it("the session API key is not a gateway token", async () => {
+  it('the session API key is not a gateway token', async () => {
     const session = fx.service.key;
-    expect((await send('/v1/chat/completions', { authorization: `Bearer ${session}` }, CHAT)).status).toBe(401);
+    expect((await send('/v1/chat/completions', { authorization: `Bearer ${session}` }, CHAT)).status).toBe(
+      401,
+    );
     expect((await send('/v1/chat/completions', { 'x-session-api-key': session }, CHAT)).status).toBe(401);
     expect((await send('/v1/messages', { 'x-api-key': session }, MESSAGES)).status).toBe(401);
     expect((await send(`/v1beta/models/m:generateContent?key=${session}`, {}, GEMINI)).status).toBe(401);
-    expect((await send('/v1/chat/completions', { authorization: `Bearer dockhand-gw-${session}` }, CHAT)).status).toBe(401);
+    expect(
+      (await send('/v1/chat/completions', { authorization: `Bearer dockhand-gw-${session}` }, CHAT)).status,
+    ).toBe(401);
   });
 
   it("another conversation's token acts for that conversation only, and a revoked token opens nothing", async () => {
@@ -103,7 +119,9 @@ describe('who the gateway answers', () => {
 
     fx.service.service.gateway.revoke(b.id);
     const calls = fx.llm.calls.length;
-    expect((await send('/v1/chat/completions', { authorization: `Bearer ${b.endpoint.token}` }, CHAT)).status).toBe(401);
+    expect(
+      (await send('/v1/chat/completions', { authorization: `Bearer ${b.endpoint.token}` }, CHAT)).status,
+    ).toBe(401);
     expect(fx.llm.calls.length).toBe(calls);
   });
 
@@ -112,8 +130,15 @@ describe('who the gateway answers', () => {
     const auth = { authorization: `Bearer ${endpoint.token}` };
     expect((await send('/v1/chat/completions', { ...auth, host: 'evil.example:80' }, CHAT)).status).toBe(403);
     expect((await send('/v1/chat/completions', { ...auth, host: '192.168.1.5' }, CHAT)).status).toBe(403);
-    expect((await send('/v1/chat/completions', { ...auth, origin: 'http://127.0.0.1:5173' }, CHAT)).status).toBe(403);
-    const preflight = await send('/v1/chat/completions', { origin: 'http://evil.example', 'access-control-request-method': 'POST' }, undefined, 'OPTIONS');
+    expect(
+      (await send('/v1/chat/completions', { ...auth, origin: 'http://127.0.0.1:5173' }, CHAT)).status,
+    ).toBe(403);
+    const preflight = await send(
+      '/v1/chat/completions',
+      { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+      undefined,
+      'OPTIONS',
+    );
     expect(preflight.status).toBe(403);
     fx.llm.push({ text: 'ok' });
     const allowed = await send('/v1/chat/completions', { ...auth, host: 'host.docker.internal:4000' }, CHAT);
@@ -139,7 +164,15 @@ describe('the real key never leaves the service', () => {
     expect((await send('/v1/chat/completions', auth, { ...CHAT, stream: true })).status).toBe(200);
     expect((await send('/v1/chat/completions', auth, CHAT)).status).toBe(401);
     expect((await send('/v1/messages', { 'x-api-key': endpoint.token }, MESSAGES)).status).toBe(400);
-    expect((await send('/v1beta/models/m:streamGenerateContent?alt=sse', { 'x-goog-api-key': endpoint.token }, GEMINI)).status).toBe(500);
+    expect(
+      (
+        await send(
+          '/v1beta/models/m:streamGenerateContent?alt=sse',
+          { 'x-goog-api-key': endpoint.token },
+          GEMINI,
+        )
+      ).status,
+    ).toBe(500);
     // The provider was called with it: the check below is not vacuous.
     expect(fx.llm.calls.at(-1)?.auth).toBe(`Bearer ${CANARY}`);
     const answered = answers.join('\n');

@@ -33,7 +33,11 @@ export interface CallDeps {
   fetch: () => Promise<typeof fetch>;
 }
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+};
 /** Provider reply headers a client may read; no other (cookies, the provider's request ids) comes back. */
 const REPLY_HEADERS = ['content-type', 'retry-after', 'cache-control'];
 
@@ -43,11 +47,18 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 function write(res: ServerResponse, chunk: string | Uint8Array): Promise<void> {
-  return new Promise((resolve) => (res.write(chunk) || res.destroyed ? resolve() : res.once('drain', resolve)));
+  return new Promise((resolve) =>
+    res.write(chunk) || res.destroyed ? resolve() : res.once('drain', resolve),
+  );
 }
 
 /** Forwards one call as is, or translated through Chat Completions, and counts it into the conversation. */
-export async function runCall(call: GatewayCall, upstream: UpstreamApi, format: ClientFormat | null, deps: CallDeps) {
+export async function runCall(
+  call: GatewayCall,
+  upstream: UpstreamApi,
+  format: ClientFormat | null,
+  deps: CallDeps,
+) {
   const { req, res, route } = call;
   const outBody = format
     ? format.toChat(call.body, route.modelId, call.stream.requested)
@@ -60,7 +71,9 @@ export async function runCall(call: GatewayCall, upstream: UpstreamApi, format: 
   });
   let response: Response;
   try {
-    response = await (await deps.fetch())(request.url, {
+    response = await (
+      await deps.fetch()
+    )(request.url, {
       method: 'POST',
       headers: request.headers,
       body: request.body,
@@ -69,8 +82,20 @@ export async function runCall(call: GatewayCall, upstream: UpstreamApi, format: 
   } catch (error) {
     if (abort.signal.aborted) return;
     const reason = withoutKey(String((error as Error).cause ?? error), call.apiKey);
-    deps.logger.warn({ conversation_id: call.conversationId, url: request.url, reason }, 'Model gateway: provider unreachable');
-    return sendJson(res, 502, errorBody(call.api, 502, `The model provider at ${route.baseUrl} cannot be reached: ${reason}`, 'api_error'));
+    deps.logger.warn(
+      { conversation_id: call.conversationId, url: request.url, reason },
+      'Model gateway: provider unreachable',
+    );
+    return sendJson(
+      res,
+      502,
+      errorBody(
+        call.api,
+        502,
+        `The model provider at ${route.baseUrl} cannot be reached: ${reason}`,
+        'api_error',
+      ),
+    );
   }
   if (!response.ok) return relayError(call, response, format !== null, deps);
   try {
@@ -84,12 +109,17 @@ export async function runCall(call: GatewayCall, upstream: UpstreamApi, format: 
 /** A provider error, its key hidden; in the client's format when the call was translated. */
 async function relayError(call: GatewayCall, response: Response, translated: boolean, deps: CallDeps) {
   const text = withoutKey(await response.text(), call.apiKey);
-  deps.logger.warn({ conversation_id: call.conversationId, status: response.status }, 'Model gateway: the provider refused the call');
+  deps.logger.warn(
+    { conversation_id: call.conversationId, status: response.status },
+    'Model gateway: the provider refused the call',
+  );
   if (!translated) {
-    const headers = Object.fromEntries(REPLY_HEADERS.flatMap((name) => {
-      const value = response.headers.get(name);
-      return value === null ? [] : [[name, value]];
-    }));
+    const headers = Object.fromEntries(
+      REPLY_HEADERS.flatMap((name) => {
+        const value = response.headers.get(name);
+        return value === null ? [] : [[name, value]];
+      }),
+    );
     return void call.res.writeHead(response.status, headers).end(text);
   }
   let message = text.slice(0, 2000);
@@ -131,7 +161,13 @@ async function passthrough(res: ServerResponse, response: Response, meter: Usage
   res.end();
 }
 
-async function translated(call: GatewayCall, response: Response, format: ClientFormat, meter: UsageMeter, signal: AbortSignal) {
+async function translated(
+  call: GatewayCall,
+  response: Response,
+  format: ClientFormat,
+  meter: UsageMeter,
+  signal: AbortSignal,
+) {
   const { res, route } = call;
   if (!call.stream.requested) {
     const json: unknown = await response.json().catch(() => ({}));
@@ -158,7 +194,9 @@ async function translated(call: GatewayCall, response: Response, format: ClientF
     writer.finish(reader.reply);
   } catch (error) {
     if (signal.aborted) return void res.end();
-    writer.fail(`The model provider's stream broke off: ${error instanceof Error ? error.message : String(error)}`);
+    writer.fail(
+      `The model provider's stream broke off: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   await flush();
   res.end();
@@ -190,7 +228,13 @@ async function readChatStream(
   return reader;
 }
 
-function account(call: GatewayCall, request: UpstreamRequest, response: Response, meter: UsageMeter, deps: CallDeps) {
+function account(
+  call: GatewayCall,
+  request: UpstreamRequest,
+  response: Response,
+  meter: UsageMeter,
+  deps: CallDeps,
+) {
   const usage = meter.result();
   const cost = resolveCost({
     route: call.route,
@@ -202,7 +246,10 @@ function account(call: GatewayCall, request: UpstreamRequest, response: Response
     deps.budget.account(call.conversationId, usage, cost);
   } catch (error) {
     // The conversation was deleted while its call ran: nothing is left to count it into.
-    deps.logger.warn({ conversation_id: call.conversationId, err: error }, 'Model gateway: the call could not be counted');
+    deps.logger.warn(
+      { conversation_id: call.conversationId, err: error },
+      'Model gateway: the call could not be counted',
+    );
   }
   deps.logger.info(
     {

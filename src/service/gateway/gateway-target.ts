@@ -13,10 +13,7 @@ export interface GatewayTarget {
 /** The target of a conversation, or null once it no longer exists. */
 export type TargetOf = (conversationId: string) => Promise<GatewayTarget | null>;
 
-export function conversationTargets(
-  ctx: ServiceContext,
-  store: Pick<ConversationStore, 'get'>,
-): TargetOf {
+export function conversationTargets(ctx: ServiceContext, store: Pick<ConversationStore, 'get'>): TargetOf {
   return async (conversationId) => {
     const record = store.get(conversationId);
     if (!record) return null;

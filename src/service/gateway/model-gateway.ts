@@ -13,7 +13,13 @@ import { TRANSLATED } from './translate/formats';
 import type { Json } from './translate/json';
 import { passthroughBody, upstreamRequest, withoutKey } from './upstream';
 import type { UpstreamApi } from './usage-meter';
-import { errorBody, operationOf, presentedCredentials, type ClientApi, type GatewayOperation } from './wire-api';
+import {
+  errorBody,
+  operationOf,
+  presentedCredentials,
+  type ClientApi,
+  type GatewayOperation,
+} from './wire-api';
 
 export interface ModelGatewayOptions {
   logger: Logger;
@@ -64,7 +70,8 @@ async function readJson(req: IncomingMessage): Promise<Json> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new ClientError(413, `The request body is over ${MAX_BODY_BYTES} bytes.`, 'request_too_large');
+    if (size > MAX_BODY_BYTES)
+      throw new ClientError(413, `The request body is over ${MAX_BODY_BYTES} bytes.`, 'request_too_large');
     chunks.push(chunk as Buffer);
   }
   try {
@@ -160,14 +167,32 @@ export class ModelGateway {
     const api = op?.api ?? null;
     // No page may call the gateway: no CORS, and a browser's request (it always sends Origin) is refused.
     if (req.headers.origin !== undefined || !isGatewayHost(req.headers.host)) {
-      return sendJson(res, 403, errorBody(api, 403, 'The model gateway takes no request from this host or page.', 'permission_error'));
+      return sendJson(
+        res,
+        403,
+        errorBody(api, 403, 'The model gateway takes no request from this host or page.', 'permission_error'),
+      );
     }
     const conversationId = this.authenticate(req, url.searchParams, api);
     const target = conversationId ? await this.options.targets(conversationId) : null;
     if (!conversationId || !target) {
-      return sendJson(res, 401, errorBody(api, 401, 'Invalid API key: use the Dockhand gateway token of this conversation.', 'invalid_api_key'));
+      return sendJson(
+        res,
+        401,
+        errorBody(
+          api,
+          401,
+          'Invalid API key: use the Dockhand gateway token of this conversation.',
+          'invalid_api_key',
+        ),
+      );
     }
-    if (!op) return sendJson(res, 404, errorBody(null, 404, `No such endpoint: ${req.method} ${url.pathname}`, 'not_found_error'));
+    if (!op)
+      return sendJson(
+        res,
+        404,
+        errorBody(null, 404, `No such endpoint: ${req.method} ${url.pathname}`, 'not_found_error'),
+      );
     try {
       const route = this.routeOf(target);
       if (op.kind === 'models') return sendJson(res, 200, modelList(op.api, route.modelId));
@@ -175,13 +200,16 @@ export class ModelGateway {
       if (op.kind === 'count_tokens') return await this.countTokens(req, res, op.api, body, route, target);
       const refusal = this.deps.budget.refusal(conversationId);
       if (refusal) {
-        for (const listener of this.statusListeners) listener({ conversationId, type: 'error', id: 'STATUS$ERROR', message: refusal });
+        for (const listener of this.statusListeners)
+          listener({ conversationId, type: 'error', id: 'STATUS$ERROR', message: refusal });
         return sendJson(res, 402, errorBody(api, 402, refusal, 'budget_exceeded'));
       }
       await this.call(req, res, op, url.searchParams, conversationId, body, route, target);
     } catch (error) {
-      if (error instanceof ClientError) return sendJson(res, error.status, errorBody(api, error.status, error.message, error.code));
-      if (error instanceof ModelRoutingError) return sendJson(res, 400, errorBody(api, 400, error.message, 'invalid_request_error'));
+      if (error instanceof ClientError)
+        return sendJson(res, error.status, errorBody(api, error.status, error.message, error.code));
+      if (error instanceof ModelRoutingError)
+        return sendJson(res, 400, errorBody(api, 400, error.message, 'invalid_request_error'));
       throw error;
     }
   }
@@ -212,7 +240,10 @@ export class ModelGateway {
     const upstream = upstreamApiOf(op.api, route);
     const format = op.api === upstream ? null : upstream === 'chat' ? (TRANSLATED[op.api] ?? null) : null;
     if (op.api !== upstream && !format) {
-      throw new ClientError(400, `The model ${route.model} speaks ${upstream === 'anthropic' ? "Anthropic's Messages API" : "OpenAI's API"}; this agent's API (${op.api}) is translated only to an OpenAI-compatible model. Choose such a model, or an agent that speaks ${upstream === 'anthropic' ? 'Anthropic Messages' : 'it'}.`);
+      throw new ClientError(
+        400,
+        `The model ${route.model} speaks ${upstream === 'anthropic' ? "Anthropic's Messages API" : "OpenAI's API"}; this agent's API (${op.api}) is translated only to an OpenAI-compatible model. Choose such a model, or an agent that speaks ${upstream === 'anthropic' ? 'Anthropic Messages' : 'it'}.`,
+      );
     }
     const requested = op.streamPath ?? body.stream === true;
     await runCall(
@@ -233,15 +264,31 @@ export class ModelGateway {
   }
 
   /** Anthropic's count, from Anthropic itself when it serves the model, else characters / 4. */
-  private async countTokens(req: IncomingMessage, res: ServerResponse, api: ClientApi, body: Json, route: ModelRoute, target: GatewayTarget) {
+  private async countTokens(
+    req: IncomingMessage,
+    res: ServerResponse,
+    api: ClientApi,
+    body: Json,
+    route: ModelRoute,
+    target: GatewayTarget,
+  ) {
     if (api === 'anthropic' && route.provider === 'anthropic') {
-      const request = upstreamRequest('anthropic', route, target.apiKey, req, passthroughBody('anthropic', body, route.modelId), '/messages/count_tokens');
-      const response = await (await this.deps.fetch())(request.url, { method: 'POST', headers: request.headers, body: request.body });
+      const request = upstreamRequest(
+        'anthropic',
+        route,
+        target.apiKey,
+        req,
+        passthroughBody('anthropic', body, route.modelId),
+        '/messages/count_tokens',
+      );
+      const response = await (
+        await this.deps.fetch()
+      )(request.url, { method: 'POST', headers: request.headers, body: request.body });
       const text = withoutKey(await response.text(), target.apiKey);
       return void res.writeHead(response.status, { 'content-type': 'application/json' }).end(text);
     }
-    const { model: _model, ...counted } = body;
-    const tokens = Math.ceil(JSON.stringify(counted).length / 4);
+    // The model's name is no part of the prompt (undefined leaves it out of the JSON).
+    const tokens = Math.ceil(JSON.stringify({ ...body, model: undefined }).length / 4);
     sendJson(res, 200, api === 'gemini' ? { totalTokens: tokens } : { input_tokens: tokens });
   }
 }
@@ -268,7 +315,17 @@ function modelList(api: ClientApi, modelId: string): Json {
   // OpenAI's and Anthropic's list fields together: each client reads its own.
   return {
     object: 'list',
-    data: [{ id: modelId, object: 'model', type: 'model', display_name: modelId, created: 0, created_at: '1970-01-01T00:00:00Z', owned_by: 'dockhand' }],
+    data: [
+      {
+        id: modelId,
+        object: 'model',
+        type: 'model',
+        display_name: modelId,
+        created: 0,
+        created_at: '1970-01-01T00:00:00Z',
+        owned_by: 'dockhand',
+      },
+    ],
     has_more: false,
     first_id: modelId,
     last_id: modelId,

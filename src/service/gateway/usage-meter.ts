@@ -90,7 +90,9 @@ export class UsageMeter {
     if (Object.keys(usage).length === 0) return;
     const previous = this.usage;
     const has = (name: string) => typeof usage[name] === 'number';
-    const cacheRead = has('cache_read_input_tokens') ? num(usage.cache_read_input_tokens) : (previous?.cache_read ?? 0);
+    const cacheRead = has('cache_read_input_tokens')
+      ? num(usage.cache_read_input_tokens)
+      : (previous?.cache_read ?? 0);
     const cacheWrite = has('cache_creation_input_tokens')
       ? num(usage.cache_creation_input_tokens)
       : (previous?.cache_write ?? 0);

@@ -48,7 +48,11 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * Codex, opencode, Claude Code's auth token), `x-api-key` (Anthropic), and for Gemini `x-goog-api-key` or
  * `?key=`. All of them must be the same valid token.
  */
-export function presentedCredentials(req: IncomingMessage, query: URLSearchParams, api: ClientApi | null): string[] {
+export function presentedCredentials(
+  req: IncomingMessage,
+  query: URLSearchParams,
+  api: ClientApi | null,
+): string[] {
   const found: string[] = [];
   const authorization = header(req, 'authorization');
   if (authorization !== undefined) found.push(/^Bearer\s+(.*)$/i.exec(authorization)?.[1]?.trim() ?? '');

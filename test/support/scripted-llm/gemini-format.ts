@@ -1,4 +1,11 @@
-import { DEFAULT_USAGE, defaultErrorMessage, errorHeaders, jsonResponse, sseResponse, textPieces } from './wire';
+import {
+  DEFAULT_USAGE,
+  defaultErrorMessage,
+  errorHeaders,
+  jsonResponse,
+  sseResponse,
+  textPieces,
+} from './wire';
 import type { WireContext, WireFormat } from './wire';
 import type { ScriptedReply, ScriptedToolCall, ScriptedUsage } from './steps';
 
@@ -44,16 +51,18 @@ function reply(reply: ScriptedReply, context: WireContext) {
   const usage = reply.usage === undefined ? DEFAULT_USAGE : reply.usage;
   const finishReason = reply.finishReason ?? 'STOP';
   const chunk = (parts: unknown[], last: boolean) => ({
-    candidates: [
-      { content: { role: 'model', parts }, index: 0, ...(last ? { finishReason } : {}) },
-    ],
+    candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason } : {}) }],
     ...(last && usage ? { usageMetadata: usageMetadata(usage) } : {}),
     modelVersion: reply.model ?? context.model,
     responseId: reply.id ?? `gemini-${context.n}`,
   });
   const calls = (reply.toolCalls ?? []).map(callPart);
   if (!context.stream) {
-    return jsonResponse(200, chunk([...(reply.text ? [{ text: reply.text }] : []), ...calls], true), reply.headers);
+    return jsonResponse(
+      200,
+      chunk([...(reply.text ? [{ text: reply.text }] : []), ...calls], true),
+      reply.headers,
+    );
   }
   const pieces = textPieces(reply.text ?? '');
   const events = pieces.map((text, i) => chunk([{ text }], i === pieces.length - 1 && calls.length === 0));
@@ -69,10 +78,16 @@ export const geminiFormat: WireFormat = {
   error(fault) {
     const message = fault.message ?? defaultErrorMessage(fault.status);
     const status = STATUSES[fault.status] ?? (fault.status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
-    return jsonResponse(fault.status, { error: { code: fault.status, message, status } }, errorHeaders(fault));
+    return jsonResponse(
+      fault.status,
+      { error: { code: fault.status, message, status } },
+      errorHeaders(fault),
+    );
   },
   malformed(context) {
     const broken = `{"candidates": [{"content": {"role": "model", "parts": [`;
-    return context.stream ? sseResponse([`data: ${broken}\r\n\r\n`]) : { ...jsonResponse(200, {}), body: broken };
+    return context.stream
+      ? sseResponse([`data: ${broken}\r\n\r\n`])
+      : { ...jsonResponse(200, {}), body: broken };
   },
 };

@@ -223,10 +223,16 @@ export async function startScriptedLlm(
       path,
       api,
       headers,
-      auth: headers.authorization ?? headers['x-api-key'] ?? headers['x-goog-api-key'] ?? url.searchParams.get('key') ?? undefined,
+      auth:
+        headers.authorization ??
+        headers['x-api-key'] ??
+        headers['x-goog-api-key'] ??
+        url.searchParams.get('key') ??
+        undefined,
       rawBody,
       body,
-      stream: api === 'gemini' ? GEMINI_CALL.exec(path)?.[2] === 'streamGenerateContent' : body?.stream === true,
+      stream:
+        api === 'gemini' ? GEMINI_CALL.exec(path)?.[2] === 'streamGenerateContent' : body?.stream === true,
       clientClosed: false,
       startedAt,
       endedAt: null,

@@ -91,11 +91,21 @@ function reply(reply: ScriptedReply, context: WireContext) {
       );
       for (const delta of textPieces(text)) {
         events.push(
-          event('response.output_text.delta', n++, { item_id: item.id, output_index: index, content_index: 0, delta }),
+          event('response.output_text.delta', n++, {
+            item_id: item.id,
+            output_index: index,
+            content_index: 0,
+            delta,
+          }),
         );
       }
       events.push(
-        event('response.output_text.done', n++, { item_id: item.id, output_index: index, content_index: 0, text }),
+        event('response.output_text.done', n++, {
+          item_id: item.id,
+          output_index: index,
+          content_index: 0,
+          text,
+        }),
         event('response.content_part.done', n++, {
           item_id: item.id,
           output_index: index,
@@ -112,10 +122,20 @@ function reply(reply: ScriptedReply, context: WireContext) {
         }),
       );
       for (const delta of halves(args)) {
-        events.push(event('response.function_call_arguments.delta', n++, { item_id: item.id, output_index: index, delta }));
+        events.push(
+          event('response.function_call_arguments.delta', n++, {
+            item_id: item.id,
+            output_index: index,
+            delta,
+          }),
+        );
       }
       events.push(
-        event('response.function_call_arguments.done', n++, { item_id: item.id, output_index: index, arguments: args }),
+        event('response.function_call_arguments.done', n++, {
+          item_id: item.id,
+          output_index: index,
+          arguments: args,
+        }),
       );
     }
     events.push(event('response.output_item.done', n++, { output_index: index, item }));

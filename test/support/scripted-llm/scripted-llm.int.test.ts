@@ -235,8 +235,16 @@ describe('scripted LLM, connection faults and listings', () => {
 
 describe('scripted LLM, OpenAI Responses', () => {
   it('streams the Responses events of a text and a tool call, with the usage in response.completed', async () => {
-    llm.push({ text: 'Hi there', toolCalls: [{ id: 'call_x', name: 'shell', args: { command: 'ls' } }], usage: { input: 8, output: 2, cacheRead: 4 } });
-    const response = await post('/v1/responses', { model: 'gpt-5', stream: true, input: 'hi' }, { authorization: 'Bearer k1' });
+    llm.push({
+      text: 'Hi there',
+      toolCalls: [{ id: 'call_x', name: 'shell', args: { command: 'ls' } }],
+      usage: { input: 8, output: 2, cacheRead: 4 },
+    });
+    const response = await post(
+      '/v1/responses',
+      { model: 'gpt-5', stream: true, input: 'hi' },
+      { authorization: 'Bearer k1' },
+    );
     const received = await events(response);
     expect(received.map((e) => e.event)).toEqual([
       'response.created',
@@ -274,7 +282,11 @@ describe('scripted LLM, OpenAI Responses', () => {
   it('answers without streaming, and errors in the OpenAI format', async () => {
     llm.push({ text: 'Whole.' }, faults.rateLimited(3));
     const whole = await post('/v1/responses', { model: 'gpt-5', input: 'hi' });
-    expect(await whole.json()).toMatchObject({ object: 'response', status: 'completed', output: [{ type: 'message' }] });
+    expect(await whole.json()).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      output: [{ type: 'message' }],
+    });
     const limited = await post('/v1/responses', { model: 'gpt-5', input: 'hi' });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('3');
@@ -284,8 +296,16 @@ describe('scripted LLM, OpenAI Responses', () => {
 
 describe('scripted LLM, Gemini', () => {
   it('streams chunks per text piece with alt=sse, the call whole in the last one with the usage', async () => {
-    llm.push({ text: 'Let me see', toolCalls: [{ name: 'run_shell_command', args: { command: 'ls' } }], usage: { input: 20, output: 4 } });
-    const response = await post('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse', { contents: [] }, { 'x-goog-api-key': 'g1' });
+    llm.push({
+      text: 'Let me see',
+      toolCalls: [{ name: 'run_shell_command', args: { command: 'ls' } }],
+      usage: { input: 20, output: 4 },
+    });
+    const response = await post(
+      '/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse',
+      { contents: [] },
+      { 'x-goog-api-key': 'g1' },
+    );
     const chunks = (await events(response)).map((e) => JSON.parse(e.data) as Record<string, unknown>);
     expect(chunks).toHaveLength(4);
     expect(chunks[0]).toEqual({
@@ -295,7 +315,10 @@ describe('scripted LLM, Gemini', () => {
     });
     expect(chunks[3]).toMatchObject({
       candidates: [
-        { content: { parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }] }, finishReason: 'STOP' },
+        {
+          content: { parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }] },
+          finishReason: 'STOP',
+        },
       ],
       usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 4, totalTokenCount: 24 },
     });
@@ -312,6 +335,8 @@ describe('scripted LLM, Gemini', () => {
     expect(llm.calls[0]).toMatchObject({ auth: 'g2', stream: false });
     const refused = await post('/v1beta/models/gemini-2.5-flash:generateContent', { contents: [] });
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toEqual({ error: { code: 401, message: 'Incorrect API key provided', status: 'UNAUTHENTICATED' } });
+    expect(await refused.json()).toEqual({
+      error: { code: 401, message: 'Incorrect API key provided', status: 'UNAUTHENTICATED' },
+    });
   });
 });

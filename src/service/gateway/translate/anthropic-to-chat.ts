@@ -18,7 +18,10 @@ function textOf(content: unknown): string {
 function imagePart(block: Json): Json | null {
   const source = asObject(block.source);
   if (source.type === 'base64')
-    return { type: 'image_url', image_url: { url: `data:${asString(source.media_type)};base64,${asString(source.data)}` } };
+    return {
+      type: 'image_url',
+      image_url: { url: `data:${asString(source.media_type)};base64,${asString(source.data)}` },
+    };
   if (source.type === 'url') return { type: 'image_url', image_url: { url: asString(source.url) } };
   return null;
 }
@@ -43,14 +46,25 @@ function userMessages(content: unknown): Json[] {
     }
   }
   // Tool results answer the assistant's calls, so they come right after its message.
-  const user = parts.length === 0 ? [] : [{ role: 'user', content: parts.every((p) => p.type === 'text') ? parts.map((p) => p.text).join('\n') : parts }];
+  const user =
+    parts.length === 0
+      ? []
+      : [
+          {
+            role: 'user',
+            content: parts.every((p) => p.type === 'text') ? parts.map((p) => p.text).join('\n') : parts,
+          },
+        ];
   return [...tools, ...user];
 }
 
 function assistantMessage(content: unknown): Json {
   if (typeof content === 'string') return { role: 'assistant', content };
   const blocks = asArray(content).map(asObject);
-  const text = blocks.filter((b) => b.type === 'text').map((b) => asString(b.text)).join('');
+  const text = blocks
+    .filter((b) => b.type === 'text')
+    .map((b) => asString(b.text))
+    .join('');
   const calls = blocks
     .filter((b) => b.type === 'tool_use')
     .map((b) => ({
@@ -95,7 +109,12 @@ export function anthropicToChat(body: Json, model: string, stream: boolean): Jso
   return {
     model,
     messages,
-    ...renamed(body, { max_tokens: 'max_tokens', temperature: 'temperature', top_p: 'top_p', stop_sequences: 'stop' }),
+    ...renamed(body, {
+      max_tokens: 'max_tokens',
+      temperature: 'temperature',
+      top_p: 'top_p',
+      stop_sequences: 'stop',
+    }),
     ...(tools.length ? { tools } : {}),
     ...(tools.length && body.tool_choice ? { tool_choice: toolChoice(asObject(body.tool_choice)) } : {}),
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),

@@ -35,7 +35,11 @@ export function chatReplyOf(body: unknown): ChatReply {
     toolCalls: calls.map((raw, i) => {
       const call = asObject(raw);
       const fn = asObject(call.function);
-      return { id: asString(call.id) || `call_${i}`, name: asString(fn.name), arguments: asString(fn.arguments) };
+      return {
+        id: asString(call.id) || `call_${i}`,
+        name: asString(fn.name),
+        arguments: asString(fn.arguments),
+      };
     }),
     finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
     usage: json.usage && typeof json.usage === 'object' ? (json.usage as Json) : null,
@@ -79,7 +83,10 @@ export class ChatStreamReader {
     if (position === undefined) {
       position = this.reply.toolCalls.length;
       this.positions.set(index, position);
-      const started = { id: asString(call.id) || `call_${this.reply.id}_${position}`, name: asString(fn.name) };
+      const started = {
+        id: asString(call.id) || `call_${this.reply.id}_${position}`,
+        name: asString(fn.name),
+      };
       this.reply.toolCalls.push({ ...started, arguments: '' });
       this.sink.toolStart(position, started);
     }

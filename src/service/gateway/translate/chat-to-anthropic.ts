@@ -78,7 +78,12 @@ export class AnthropicStreamWriter implements ChatStreamSink {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
+      usage: {
+        input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: 0,
+      },
     };
     this.send('message_start', { message });
     this.send('ping', {});

@@ -67,8 +67,8 @@ export class ResponsesStreamWriter implements ChatStreamSink {
   private id = '';
   private sequence = 0;
   private readonly output: Json[] = [];
-  private open: { kind: 'text'; item: Json; text: string } | { kind: 'call'; item: Json; args: string } | null =
-    null;
+  private open:
+    { kind: 'text'; item: Json; text: string } | { kind: 'call'; item: Json; args: string } | null = null;
 
   constructor(
     private readonly emit: (chunk: string) => void,
@@ -129,7 +129,10 @@ export class ResponsesStreamWriter implements ChatStreamSink {
   fail(message: string): void {
     this.closeItem();
     this.send('response.failed', {
-      response: { ...response(this.id, this.model, 'failed', this.output), error: { code: 'server_error', message } },
+      response: {
+        ...response(this.id, this.model, 'failed', this.output),
+        error: { code: 'server_error', message },
+      },
     });
   }
 
@@ -141,12 +144,26 @@ export class ResponsesStreamWriter implements ChatStreamSink {
     const itemId = open.item.id;
     let done: Json;
     if (open.kind === 'text') {
-      this.send('response.output_text.done', { item_id: itemId, output_index: index, content_index: 0, text: open.text });
+      this.send('response.output_text.done', {
+        item_id: itemId,
+        output_index: index,
+        content_index: 0,
+        text: open.text,
+      });
       const part = { type: 'output_text', text: open.text, annotations: [] };
-      this.send('response.content_part.done', { item_id: itemId, output_index: index, content_index: 0, part });
+      this.send('response.content_part.done', {
+        item_id: itemId,
+        output_index: index,
+        content_index: 0,
+        part,
+      });
       done = { ...open.item, status: 'completed', content: [part] };
     } else {
-      this.send('response.function_call_arguments.done', { item_id: itemId, output_index: index, arguments: open.args });
+      this.send('response.function_call_arguments.done', {
+        item_id: itemId,
+        output_index: index,
+        arguments: open.args,
+      });
       done = { ...open.item, status: 'completed', arguments: open.args };
     }
     this.output.push(done);

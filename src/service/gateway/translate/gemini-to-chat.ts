@@ -52,8 +52,16 @@ function modelMessage(parts: Json[], ids: CallIds): Json {
   const calls = parts
     .map((part) => asObject(part.functionCall))
     .filter((fn) => fn.name !== undefined)
-    .map((fn) => ({ id: ids.call(fn), type: 'function', function: { name: asString(fn.name), arguments: JSON.stringify(fn.args ?? {}) } }));
-  return { role: 'assistant', content: textOf(parts) || null, ...(calls.length ? { tool_calls: calls } : {}) };
+    .map((fn) => ({
+      id: ids.call(fn),
+      type: 'function',
+      function: { name: asString(fn.name), arguments: JSON.stringify(fn.args ?? {}) },
+    }));
+  return {
+    role: 'assistant',
+    content: textOf(parts) || null,
+    ...(calls.length ? { tool_calls: calls } : {}),
+  };
 }
 
 function userMessages(parts: Json[], ids: CallIds): Json[] {
@@ -62,17 +70,27 @@ function userMessages(parts: Json[], ids: CallIds): Json[] {
   for (const part of parts) {
     const response = asObject(part.functionResponse);
     if (response.name !== undefined) {
-      messages.push({ role: 'tool', tool_call_id: ids.response(response), content: JSON.stringify(response.response ?? {}) });
+      messages.push({
+        role: 'tool',
+        tool_call_id: ids.response(response),
+        content: JSON.stringify(response.response ?? {}),
+      });
     } else if (typeof part.text === 'string' && part.thought !== true) {
       content.push({ type: 'text', text: part.text });
     } else if (part.inlineData) {
       const data = asObject(part.inlineData);
-      content.push({ type: 'image_url', image_url: { url: `data:${asString(data.mimeType)};base64,${asString(data.data)}` } });
+      content.push({
+        type: 'image_url',
+        image_url: { url: `data:${asString(data.mimeType)};base64,${asString(data.data)}` },
+      });
     }
   }
   if (content.length) {
     const textOnly = content.every((p) => p.type === 'text');
-    messages.push({ role: 'user', content: textOnly ? content.map((p) => asString(p.text)).join('') : content });
+    messages.push({
+      role: 'user',
+      content: textOnly ? content.map((p) => asString(p.text)).join('') : content,
+    });
   }
   return messages;
 }
@@ -97,7 +115,8 @@ export function geminiToChat(body: Json, model: string, stream: boolean): Json {
       function: {
         name: asString(fn.name),
         ...(fn.description ? { description: fn.description } : {}),
-        parameters: fn.parametersJsonSchema ?? jsonSchema(fn.parameters) ?? { type: 'object', properties: {} },
+        parameters: fn.parametersJsonSchema ??
+          jsonSchema(fn.parameters) ?? { type: 'object', properties: {} },
       },
     }));
   const config = asObject(body.generationConfig);
