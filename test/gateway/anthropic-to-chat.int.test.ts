@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../src/service/agent/llm/llm-client';
+import { faults } from '../support/scripted-llm';
 import { instantTiming } from '../support/scripted-llm/instant-timing';
+import { until } from '../support/until';
 import { REAL_KEY, sseEvents, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /** Claude Code on an OpenAI-compatible model: Anthropic Messages in, Chat Completions out. */
@@ -199,10 +201,70 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
       { role: 'tool', tool_call_id: 'call_a', content: 'README.md' },
     ]);
 
-    // Both calls are in the conversation's metrics (no price is known for this model).
+    // Both calls are in the conversation's metrics.
     const view = await fx.service.api('GET', `/api/v1/app-conversations/${id}`);
     expect(view.json).toMatchObject({
       metrics: { accumulated_token_usage: { prompt_tokens: 250, completion_tokens: 18 } },
     });
+  });
+});
+
+describe('Anthropic Messages translated: the rest of what Claude Code calls, and failures', () => {
+  it('count_tokens is an estimate, the model list names the conversation model', async () => {
+    const { endpoint } = await fx.conversation();
+    const calls = fx.llm.calls.length;
+    const counted = await fx.call('/v1/messages/count_tokens?beta=true', {
+      headers: { 'x-api-key': endpoint.token },
+      body: { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'x'.repeat(400) }] },
+    });
+    expect(counted.status).toBe(200);
+    const { input_tokens } = (await counted.json()) as { input_tokens: number };
+    expect(input_tokens).toBeGreaterThanOrEqual(100);
+    expect(input_tokens).toBeLessThan(130);
+    const models = await fx.call('/v1/models', { headers: { 'x-api-key': endpoint.token } });
+    expect(await models.json()).toMatchObject({ data: [{ id: 'qwen-coder', type: 'model' }], has_more: false });
+    expect(fx.llm.calls.length).toBe(calls);
+  });
+
+  it('a provider stream that breaks off ends with an Anthropic error event, and what arrived is counted', async () => {
+    const { id, endpoint } = await fx.conversation();
+    fx.llm.push(faults.dropStream(3, { text: 'This reply is cut off before its end.' }));
+    const response = await fx.call('/v1/messages', {
+      headers: { 'x-api-key': endpoint.token },
+      body: { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Go.' }] },
+    });
+    const events = sseEvents(await response.text());
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { type: 'error', error: { type: 'api_error' } } });
+    expect(events.map((e) => e.event)).not.toContain('message_stop');
+    const view = await fx.service.api('GET', `/api/v1/app-conversations/${id}`);
+    expect(view.json).toMatchObject({ metrics: { accumulated_token_usage: { completion_tokens: expect.any(Number) } } });
+  });
+
+  it('a client that goes away ends the provider call', async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push({ fault: 'hang', afterEvents: 2, reply: { text: 'one two three four five' } });
+    const abort = new AbortController();
+    const response = await fetch(`${fx.base}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': endpoint.token },
+      body: JSON.stringify({ model: 'c', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'Go.' }] }),
+      signal: abort.signal,
+    });
+    const reader = response.body?.getReader();
+    await reader?.read();
+    const call = fx.llm.calls.at(-1);
+    abort.abort();
+    await until(async () => call?.clientClosed, (closed) => closed === true, 'the provider call to end');
+  });
+
+  it('a non-streamed provider reply that is not JSON is a 502 in the Anthropic format', async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push(faults.malformedJson());
+    const response = await fx.call('/v1/messages', {
+      headers: { 'x-api-key': endpoint.token },
+      body: { model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'Go.' }] },
+    });
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'api_error' } });
   });
 });

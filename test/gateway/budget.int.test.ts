@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayBudget } from '../../src/service/gateway/gateway-budget';
 import type { GatewayStatus } from '../../src/service/gateway/model-gateway';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
@@ -71,5 +72,22 @@ describe('the budget of a conversation', () => {
     });
     expect(second.status).toBe(200);
     unsubscribe();
+  });
+});
+
+describe('GatewayBudget', () => {
+  it('tells once that a budget is no longer enforced when a price is unknown', async () => {
+    const { id } = await fx.conversation();
+    const budget = new GatewayBudget(fx.service.service.context.db, () => ({ maxBudgetPerTask: 5, maxIterations: null }));
+    const usage = { prompt: 10, completion: 2, cache_read: 0, cache_write: 0, estimated: false };
+    expect(budget.account(id, usage, { usd: 0.01, known: true, source: 'price_table' })).toBe(false);
+    expect(budget.account(id, usage, { usd: 0, known: false, source: 'unknown' })).toBe(true);
+    expect(budget.account(id, usage, { usd: 0, known: false, source: 'unknown' })).toBe(false);
+    // With an unknown cost the budget cannot be enforced: nothing is refused.
+    expect(budget.refusal(id)).toBeNull();
+    const view = await fx.service.api('GET', `/api/v1/app-conversations/${id}`);
+    expect(view.json).toMatchObject({
+      metrics: { cost_known: false, max_budget_per_task: 5, accumulated_token_usage: { prompt_tokens: 30 } },
+    });
   });
 });

@@ -37,14 +37,19 @@ export class GatewayBudget {
     return `The conversation reached its budget: $${usd(state.cost)} spent of $${usd(state.budgetLimit)} (max_budget_per_task). Raise the budget in the settings to go on.`;
   }
 
-  /** Adds one call's tokens and cost. */
-  account(conversationId: string, usage: LlmUsage, cost: LlmCost): void {
+  /**
+   * Adds one call's tokens and cost. True when this call's unknown price ends the enforcement of a budget, so
+   * that the conversation is told once.
+   */
+  account(conversationId: string, usage: LlmUsage, cost: LlmCost): boolean {
     const state = this.state(conversationId);
+    const wasKnown = state.costKnown;
     state.cost += cost.usd;
     state.costKnown &&= cost.known;
     state.promptTokens += usage.prompt;
     state.completionTokens += usage.completion;
     this.store.save(conversationId, state);
+    return wasKnown && !state.costKnown && state.budgetLimit !== null;
   }
 
   /** The saved state, or a new one from the settings; a saved state without a budget takes the settings'. */

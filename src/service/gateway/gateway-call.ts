@@ -31,6 +31,16 @@ export interface CallDeps {
   budget: GatewayBudget;
   prices: PriceTable;
   fetch: () => Promise<typeof fetch>;
+  /** Something the conversation should show. */
+  notify(status: GatewayStatus): void;
+}
+
+/** Something about a conversation's model calls to show in it: a refusal, or a budget no longer enforced. */
+export interface GatewayStatus {
+  conversationId: string;
+  type: 'error' | 'info';
+  id: string;
+  message: string;
 }
 
 const SSE_HEADERS = {
@@ -170,7 +180,13 @@ async function translated(
 ) {
   const { res, route } = call;
   if (!call.stream.requested) {
-    const json: unknown = await response.json().catch(() => ({}));
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      const message = `The model provider at ${route.baseUrl} sent a reply that is not JSON.`;
+      return sendJson(res, 502, errorBody(call.api, 502, message, 'api_error'));
+    }
     meter.body(json);
     return sendJson(res, 200, format.fromChat(chatReplyOf(json), route.modelId));
   }
@@ -243,7 +259,14 @@ function account(
     prices: deps.prices,
   });
   try {
-    deps.budget.account(call.conversationId, usage, cost);
+    if (deps.budget.account(call.conversationId, usage, cost)) {
+      deps.notify({
+        conversationId: call.conversationId,
+        type: 'info',
+        id: 'STATUS$BUDGET_NOT_ENFORCED',
+        message: `Budget not enforced: no price known for ${call.route.model}`,
+      });
+    }
   } catch (error) {
     // The conversation was deleted while its call ran: nothing is left to count it into.
     deps.logger.warn(

@@ -5,7 +5,7 @@ import { PriceTable } from '../agent/llm/prices';
 import type { Db } from '../storage/database';
 import { listenOnLoopback } from '../listen';
 import { GatewayBudget, type BudgetLimits } from './gateway-budget';
-import { runCall, sendJson, type CallDeps } from './gateway-call';
+import { runCall, sendJson, type CallDeps, type GatewayStatus } from './gateway-call';
 import { isGatewayHost } from './gateway-host';
 import type { GatewayTarget, TargetOf } from './gateway-target';
 import { GatewayTokens } from './gateway-tokens';
@@ -44,13 +44,7 @@ export interface GatewayEndpoint {
   geminiBaseUrl: string;
 }
 
-/** A refusal the conversation should show (its budget is spent). */
-export interface GatewayStatus {
-  conversationId: string;
-  type: 'error';
-  id: string;
-  message: string;
-}
+export type { GatewayStatus } from './gateway-call';
 
 /** Request bodies above this are refused (a long conversation with images stays well below). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -104,6 +98,7 @@ export class ModelGateway {
       prices: options.prices ?? new PriceTable(),
       // The transport loads undici on the first call, not at the service's start.
       fetch: async () => given ?? (await import('../agent/llm/http-transport')).modelFetch,
+      notify: (status) => this.statusListeners.forEach((listener) => listener(status)),
     };
   }
 
@@ -145,7 +140,7 @@ export class ModelGateway {
     this.tokens.revoke(conversationId);
   }
 
-  /** Refusals to show in a conversation; returns the unsubscribe. */
+  /** What to show in a conversation (a refusal, a budget no longer enforced); returns the unsubscribe. */
   onStatus(listener: (status: GatewayStatus) => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
@@ -200,8 +195,7 @@ export class ModelGateway {
       if (op.kind === 'count_tokens') return await this.countTokens(req, res, op.api, body, route, target);
       const refusal = this.deps.budget.refusal(conversationId);
       if (refusal) {
-        for (const listener of this.statusListeners)
-          listener({ conversationId, type: 'error', id: 'STATUS$ERROR', message: refusal });
+        this.deps.notify({ conversationId, type: 'error', id: 'STATUS$ERROR', message: refusal });
         return sendJson(res, 402, errorBody(api, 402, refusal, 'budget_exceeded'));
       }
       await this.call(req, res, op, url.searchParams, conversationId, body, route, target);

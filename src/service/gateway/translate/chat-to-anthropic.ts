@@ -60,7 +60,7 @@ export function chatToAnthropic(reply: ChatReply, model: string): Json {
  * `message_delta` (stop reason and usage) and `message_stop`.
  */
 export class AnthropicStreamWriter implements ChatStreamSink {
-  private open: { index: number; kind: 'text' | 'tool'; position?: number } | null = null;
+  private open: { index: number; kind: 'text' | 'tool' } | null = null;
   private nextIndex = 0;
   private readonly toolIndexes = new Map<number, number>();
 
@@ -95,7 +95,7 @@ export class AnthropicStreamWriter implements ChatStreamSink {
   }
 
   toolStart(position: number, call: { id: string; name: string }): void {
-    this.openBlock('tool', { type: 'tool_use', id: call.id, name: call.name, input: {} }, position);
+    this.openBlock('tool', { type: 'tool_use', id: call.id, name: call.name, input: {} });
     this.toolIndexes.set(position, this.open?.index ?? 0);
   }
 
@@ -119,9 +119,9 @@ export class AnthropicStreamWriter implements ChatStreamSink {
     this.send('error', { error: { type: 'api_error', message } });
   }
 
-  private openBlock(kind: 'text' | 'tool', block: Json, position?: number): void {
+  private openBlock(kind: 'text' | 'tool', block: Json): void {
     this.closeBlock();
-    this.open = { index: this.nextIndex++, kind, ...(position === undefined ? {} : { position }) };
+    this.open = { index: this.nextIndex++, kind };
     this.send('content_block_start', { index: this.open.index, content_block: block });
   }
 
