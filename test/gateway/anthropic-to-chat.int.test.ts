@@ -222,7 +222,10 @@ describe('Anthropic Messages translated: the rest of what Claude Code calls, and
     expect(input_tokens).toBeGreaterThanOrEqual(100);
     expect(input_tokens).toBeLessThan(130);
     const models = await fx.call('/v1/models', { headers: { 'x-api-key': endpoint.token } });
-    expect(await models.json()).toMatchObject({ data: [{ id: 'qwen-coder', type: 'model' }], has_more: false });
+    expect(await models.json()).toMatchObject({
+      data: [{ id: 'qwen-coder', type: 'model' }],
+      has_more: false,
+    });
     expect(fx.llm.calls.length).toBe(calls);
   });
 
@@ -231,13 +234,23 @@ describe('Anthropic Messages translated: the rest of what Claude Code calls, and
     fx.llm.push(faults.dropStream(3, { text: 'This reply is cut off before its end.' }));
     const response = await fx.call('/v1/messages', {
       headers: { 'x-api-key': endpoint.token },
-      body: { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'Go.' }] },
+      body: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: 'user', content: 'Go.' }],
+      },
     });
     const events = sseEvents(await response.text());
-    expect(events.at(-1)).toMatchObject({ event: 'error', data: { type: 'error', error: { type: 'api_error' } } });
+    expect(events.at(-1)).toMatchObject({
+      event: 'error',
+      data: { type: 'error', error: { type: 'api_error' } },
+    });
     expect(events.map((e) => e.event)).not.toContain('message_stop');
     const view = await fx.service.api('GET', `/api/v1/app-conversations/${id}`);
-    expect(view.json).toMatchObject({ metrics: { accumulated_token_usage: { completion_tokens: expect.any(Number) } } });
+    expect(view.json).toMatchObject({
+      metrics: { accumulated_token_usage: { completion_tokens: expect.any(Number) } },
+    });
   });
 
   it('a client that goes away ends the provider call', async () => {
@@ -247,14 +260,23 @@ describe('Anthropic Messages translated: the rest of what Claude Code calls, and
     const response = await fetch(`${fx.base}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': endpoint.token },
-      body: JSON.stringify({ model: 'c', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'Go.' }] }),
+      body: JSON.stringify({
+        model: 'c',
+        max_tokens: 10,
+        stream: true,
+        messages: [{ role: 'user', content: 'Go.' }],
+      }),
       signal: abort.signal,
     });
     const reader = response.body?.getReader();
     await reader?.read();
     const call = fx.llm.calls.at(-1);
     abort.abort();
-    await until(async () => call?.clientClosed, (closed) => closed === true, 'the provider call to end');
+    await until(
+      async () => call?.clientClosed,
+      (closed) => closed === true,
+      'the provider call to end',
+    );
   });
 
   it('a non-streamed provider reply that is not JSON is a 502 in the Anthropic format', async () => {

@@ -78,7 +78,10 @@ describe('the budget of a conversation', () => {
 describe('GatewayBudget', () => {
   it('tells once that a budget is no longer enforced when a price is unknown', async () => {
     const { id } = await fx.conversation();
-    const budget = new GatewayBudget(fx.service.service.context.db, () => ({ maxBudgetPerTask: 5, maxIterations: null }));
+    const budget = new GatewayBudget(fx.service.service.context.db, () => ({
+      maxBudgetPerTask: 5,
+      maxIterations: null,
+    }));
     const usage = { prompt: 10, completion: 2, cache_read: 0, cache_write: 0, estimated: false };
     expect(budget.account(id, usage, { usd: 0.01, known: true, source: 'price_table' })).toBe(false);
     expect(budget.account(id, usage, { usd: 0, known: false, source: 'unknown' })).toBe(true);

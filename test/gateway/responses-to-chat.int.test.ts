@@ -137,4 +137,100 @@ describe('OpenAI Responses translated to an OpenAI-compatible model', () => {
     expect(result.usage).toMatchObject({ inputTokens: 10, outputTokens: 3 });
     expect(fx.llm.calls.at(-1)?.body?.stream).toBeUndefined();
   });
+
+  it("Codex's custom apply_patch tool: offered as a function with one input, its calls and results as custom items", async () => {
+    const { endpoint } = await fx.conversation();
+    const patch = '*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch';
+    fx.llm.push(
+      { toolCalls: [{ id: 'call_p2', name: 'apply_patch', args: { input: patch } }] },
+      { toolCalls: [{ id: 'call_p3', name: 'apply_patch', args: { input: patch } }] },
+    );
+    const body = {
+      model: 'gpt-5-codex',
+      instructions: 'You are Codex.',
+      tools: [
+        {
+          type: 'custom',
+          name: 'apply_patch',
+          description: 'Edit files with a patch.',
+          format: { type: 'grammar', syntax: 'lark', definition: 'start: begin_patch hunk+ end_patch' },
+        },
+        { type: 'function', name: 'shell', parameters: { type: 'object', properties: {} } },
+        { type: 'web_search' },
+      ],
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Add hello.txt' }] },
+        { type: 'reasoning', summary: [] },
+        { type: 'custom_tool_call', call_id: 'call_p1', name: 'apply_patch', input: patch },
+        { type: 'custom_tool_call_output', call_id: 'call_p1', output: 'Done!' },
+      ],
+    };
+    const streamed = await fx.call('/v1/responses', {
+      token: endpoint.token,
+      body: { ...body, stream: true },
+    });
+    const events = sseEvents(await streamed.text());
+    expect(events.map((e) => e.event)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events[5]?.data).toMatchObject({
+      item: {
+        type: 'custom_tool_call',
+        call_id: 'call_p2',
+        name: 'apply_patch',
+        input: patch,
+        status: 'completed',
+      },
+    });
+    const sent = fx.llm.calls.at(-1)?.body;
+    expect(sent?.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'apply_patch',
+          description: 'Edit files with a patch.',
+          parameters: {
+            type: 'object',
+            properties: {
+              input: {
+                type: 'string',
+                description:
+                  "The tool's whole input, as plain text. It must follow this lark grammar:\nstart: begin_patch hunk+ end_patch",
+              },
+            },
+            required: ['input'],
+          },
+        },
+      },
+      { type: 'function', function: { name: 'shell', parameters: { type: 'object', properties: {} } } },
+    ]);
+    expect(sent?.messages).toEqual([
+      { role: 'system', content: 'You are Codex.' },
+      { role: 'user', content: 'Add hello.txt' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_p1',
+            type: 'function',
+            function: { name: 'apply_patch', arguments: JSON.stringify({ input: patch }) },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_p1', content: 'Done!' },
+    ]);
+
+    const whole = await fx.call('/v1/responses', { token: endpoint.token, body });
+    expect(await whole.json()).toMatchObject({
+      status: 'completed',
+      output: [{ type: 'custom_tool_call', call_id: 'call_p3', name: 'apply_patch', input: patch }],
+    });
+  });
 });

@@ -188,16 +188,16 @@ async function translated(
       return sendJson(res, 502, errorBody(call.api, 502, message, 'api_error'));
     }
     meter.body(json);
-    return sendJson(res, 200, format.fromChat(chatReplyOf(json), route.modelId));
+    return sendJson(res, 200, format.fromChat(chatReplyOf(json), route.modelId, call.body));
   }
   if (!call.stream.sse) {
     // Gemini's stream without `alt=sse` is one JSON array of its chunks: the whole reply is one.
     const reader = await readChatStream(response, meter, null);
-    return sendJson(res, 200, [format.fromChat(reader.reply, route.modelId)]);
+    return sendJson(res, 200, [format.fromChat(reader.reply, route.modelId, call.body)]);
   }
   res.writeHead(200, SSE_HEADERS);
   let pending = '';
-  const writer = format.writer((chunk) => (pending += chunk), route.modelId);
+  const writer = format.writer((chunk) => (pending += chunk), route.modelId, call.body);
   const flush = async () => {
     if (!pending) return;
     const out = pending;

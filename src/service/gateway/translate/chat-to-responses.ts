@@ -1,6 +1,6 @@
 import { sseEvent } from '../sse';
 import type { ChatReply, ChatStreamSink } from './chat-reply';
-import { asNumber, asObject, type Json } from './json';
+import { asNumber, asObject, parsedOrText, type Json } from './json';
 
 /** A Chat Completions reply as the OpenAI Responses API sends it: a response object, or its event stream. */
 
@@ -31,6 +31,17 @@ function callItem(id: string, call: { id: string; name: string }, args: string, 
   return { id, type: 'function_call', status, call_id: call.id, name: call.name, arguments: args };
 }
 
+/** A custom tool's free text, from the `input` argument of the function it was offered as. */
+function customInput(args: string): string {
+  const parsed = parsedOrText(args);
+  const input = asObject(parsed).input;
+  return typeof input === 'string' ? input : typeof parsed === 'string' ? parsed : args;
+}
+
+function customItem(id: string, call: { id: string; name: string }, input: string, status: string): Json {
+  return { id, type: 'custom_tool_call', status, call_id: call.id, name: call.name, input };
+}
+
 function response(id: string, model: string, status: string, output: Json[], reply?: ChatReply): Json {
   return {
     id: `resp_${id}`,
@@ -48,11 +59,15 @@ function statusOf(reply: ChatReply): string {
   return reply.finishReason === 'length' ? 'incomplete' : 'completed';
 }
 
-export function chatToResponses(reply: ChatReply, model: string): Json {
+export function chatToResponses(reply: ChatReply, model: string, custom: ReadonlySet<string>): Json {
   const id = reply.id || Date.now().toString(36);
   const output = [
     ...(reply.text ? [messageItem(`msg_${id}`, reply.text, 'completed')] : []),
-    ...reply.toolCalls.map((call, i) => callItem(`fc_${id}_${i}`, call, call.arguments, 'completed')),
+    ...reply.toolCalls.map((call, i) =>
+      custom.has(call.name)
+        ? customItem(`ctc_${id}_${i}`, call, customInput(call.arguments), 'completed')
+        : callItem(`fc_${id}_${i}`, call, call.arguments, 'completed'),
+    ),
   ];
   return response(id, model, statusOf(reply), output, reply);
 }
@@ -61,18 +76,23 @@ export function chatToResponses(reply: ChatReply, model: string): Json {
  * Writes the Responses events as the Chat chunks arrive: `response.created`, `response.in_progress`, per
  * output item `response.output_item.added`, its deltas (`response.output_text.delta` within a content part,
  * or `response.function_call_arguments.delta`), its `…done` events and `response.output_item.done`, then
- * `response.completed` (or `response.incomplete`) with the whole output and the usage.
+ * `response.completed` (or `response.incomplete`) with the whole output and the usage. A custom tool's call
+ * streams its input once whole (`response.custom_tool_call_input.delta`/`.done`): the model writes it as the
+ * JSON of a function's arguments, which is not the text until it is complete.
  */
 export class ResponsesStreamWriter implements ChatStreamSink {
   private id = '';
   private sequence = 0;
   private readonly output: Json[] = [];
   private open:
-    { kind: 'text'; item: Json; text: string } | { kind: 'call'; item: Json; args: string } | null = null;
+    | { kind: 'text'; item: Json; text: string }
+    | { kind: 'call' | 'custom'; item: Json; args: string }
+    | null = null;
 
   constructor(
     private readonly emit: (chunk: string) => void,
     private readonly model: string,
+    private readonly custom: ReadonlySet<string>,
   ) {}
 
   start(id: string): void {
@@ -105,14 +125,18 @@ export class ResponsesStreamWriter implements ChatStreamSink {
 
   toolStart(_position: number, call: { id: string; name: string }): void {
     this.closeItem();
-    const item = callItem(`fc_${this.id}_${this.output.length}`, call, '', 'in_progress');
-    this.open = { kind: 'call', item, args: '' };
+    const custom = this.custom.has(call.name);
+    const item = custom
+      ? customItem(`ctc_${this.id}_${this.output.length}`, call, '', 'in_progress')
+      : callItem(`fc_${this.id}_${this.output.length}`, call, '', 'in_progress');
+    this.open = { kind: custom ? 'custom' : 'call', item, args: '' };
     this.send('response.output_item.added', { output_index: this.output.length, item });
   }
 
   toolArguments(_position: number, delta: string): void {
-    if (this.open?.kind !== 'call') return;
+    if (this.open?.kind !== 'call' && this.open?.kind !== 'custom') return;
     this.open.args += delta;
+    if (this.open.kind === 'custom') return;
     this.send('response.function_call_arguments.delta', {
       item_id: this.open.item.id,
       output_index: this.output.length,
@@ -158,6 +182,15 @@ export class ResponsesStreamWriter implements ChatStreamSink {
         part,
       });
       done = { ...open.item, status: 'completed', content: [part] };
+    } else if (open.kind === 'custom') {
+      const input = customInput(open.args);
+      this.send('response.custom_tool_call_input.delta', {
+        item_id: itemId,
+        output_index: index,
+        delta: input,
+      });
+      this.send('response.custom_tool_call_input.done', { item_id: itemId, output_index: index, input });
+      done = { ...open.item, status: 'completed', input };
     } else {
       this.send('response.function_call_arguments.done', {
         item_id: itemId,

@@ -15,7 +15,7 @@ export interface StreamWriter extends ChatStreamSink {
 export interface ClientFormat {
   /** The client's request as a Chat request for `model`. */
   toChat(body: Json, model: string, stream: boolean): Json;
-  /** A whole Chat reply as the client's reply. */
-  fromChat(reply: ChatReply, model: string): Json;
-  writer(emit: (chunk: string) => void, model: string): StreamWriter;
+  /** A whole Chat reply as the client's reply to `request`. */
+  fromChat(reply: ChatReply, model: string, request: Json): Json;
+  writer(emit: (chunk: string) => void, model: string, request: Json): StreamWriter;
 }

@@ -5,7 +5,7 @@ import { chatToGemini, GeminiStreamWriter } from './chat-to-gemini';
 import { chatToResponses, ResponsesStreamWriter } from './chat-to-responses';
 import type { ClientFormat } from './client-format';
 import { geminiToChat } from './gemini-to-chat';
-import { responsesToChat } from './responses-to-chat';
+import { customToolNames, responsesToChat } from './responses-to-chat';
 
 /** The client APIs translated to an OpenAI-compatible model, by API. */
 export const TRANSLATED: Partial<Record<ClientApi, ClientFormat>> = {
@@ -16,8 +16,8 @@ export const TRANSLATED: Partial<Record<ClientApi, ClientFormat>> = {
   },
   responses: {
     toChat: responsesToChat,
-    fromChat: chatToResponses,
-    writer: (emit, model) => new ResponsesStreamWriter(emit, model),
+    fromChat: (reply, model, request) => chatToResponses(reply, model, customToolNames(request)),
+    writer: (emit, model, request) => new ResponsesStreamWriter(emit, model, customToolNames(request)),
   },
   gemini: {
     toChat: geminiToChat,

@@ -2,8 +2,13 @@ import { asArray, asObject, asString, renamed, type Json } from './json';
 
 /**
  * An OpenAI Responses request (Codex) as a Chat Completions request: `instructions`, the `input` items
- * (messages, `function_call`, `function_call_output`), function tools and tool_choice. Reasoning items and
- * hosted tools (web search, file search) have no Chat equivalent and are left out.
+ * (messages, `function_call`, `function_call_output`, `custom_tool_call`, `custom_tool_call_output`), function
+ * and custom tools, and tool_choice. Reasoning items and hosted tools (web search, file search) have no Chat
+ * equivalent and are left out.
+ *
+ * A custom tool takes free text (Codex's `apply_patch`, whose fallback for a model it does not know is this
+ * form): Chat has none, so it becomes a function with one string parameter, `input`, and the grammar, when
+ * there is one, in that parameter's description.
  */
 
 function contentOf(content: unknown): string | Json[] {
@@ -42,16 +47,20 @@ function messagesOf(body: Json): Json[] {
     if (type === 'message') {
       const role = item.role === 'developer' ? 'system' : asString(item.role) || 'user';
       messages.push({ role, content: contentOf(item.content) });
-    } else if (type === 'function_call') {
+    } else if (type === 'function_call' || type === 'custom_tool_call') {
       const assistant = assistantFor(messages);
       const calls = asArray(assistant.tool_calls);
+      const args =
+        type === 'custom_tool_call'
+          ? JSON.stringify({ input: asString(item.input) })
+          : asString(item.arguments);
       calls.push({
         id: asString(item.call_id),
         type: 'function',
-        function: { name: asString(item.name), arguments: asString(item.arguments) || '{}' },
+        function: { name: asString(item.name), arguments: args || '{}' },
       });
       assistant.tool_calls = calls;
-    } else if (type === 'function_call_output') {
+    } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       const output = item.output;
       messages.push({
         role: 'tool',
@@ -66,19 +75,49 @@ function messagesOf(body: Json): Json[] {
 function toolChoice(choice: unknown): unknown {
   if (typeof choice === 'string') return choice;
   const value = asObject(choice);
-  return value.type === 'function' ? { type: 'function', function: { name: asString(value.name) } } : 'auto';
+  return value.type === 'function' || value.type === 'custom'
+    ? { type: 'function', function: { name: asString(value.name) } }
+    : 'auto';
+}
+
+/** The names of the request's custom (free text) tools, whose calls go back as `custom_tool_call`. */
+export function customToolNames(body: Json): Set<string> {
+  return new Set(
+    asArray(body.tools)
+      .map(asObject)
+      .filter((tool) => tool.type === 'custom')
+      .map((tool) => asString(tool.name)),
+  );
+}
+
+function customParameters(tool: Json): Json {
+  const format = asObject(tool.format);
+  const grammar =
+    format.type === 'grammar'
+      ? ` It must follow this ${asString(format.syntax)} grammar:\n${asString(format.definition)}`
+      : '';
+  return {
+    type: 'object',
+    properties: {
+      input: { type: 'string', description: `The tool's whole input, as plain text.${grammar}` },
+    },
+    required: ['input'],
+  };
 }
 
 export function responsesToChat(body: Json, model: string, stream: boolean): Json {
   const tools = asArray(body.tools)
     .map(asObject)
-    .filter((tool) => tool.type === 'function')
+    .filter((tool) => tool.type === 'function' || tool.type === 'custom')
     .map((tool) => ({
       type: 'function',
       function: {
         name: asString(tool.name),
         ...(tool.description ? { description: tool.description } : {}),
-        parameters: tool.parameters ?? { type: 'object', properties: {} },
+        parameters:
+          tool.type === 'custom'
+            ? customParameters(tool)
+            : (tool.parameters ?? { type: 'object', properties: {} }),
       },
     }));
   return {
