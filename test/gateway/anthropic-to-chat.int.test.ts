@@ -58,9 +58,11 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
     const sent = fx.llm.calls.at(-1);
     expect(sent?.path).toBe('/v1/chat/completions');
     expect(sent?.auth).toBe(`Bearer ${REAL_KEY}`);
+    // An `openai/` model: OpenAI's API takes the limit as max_completion_tokens.
+    expect(sent?.body?.max_tokens).toBeUndefined();
     expect(sent?.body).toMatchObject({
       model: 'qwen-coder',
-      max_tokens: 1024,
+      max_completion_tokens: 1024,
       messages: [
         { role: 'system', content: 'You are Claude Code.' },
         { role: 'user', content: 'List the files.' },

@@ -150,4 +150,22 @@ describe('Gemini translated to an OpenAI-compatible model', () => {
     const response = await fx.call('/v1beta/models', { headers: { 'x-goog-api-key': endpoint.token } });
     expect(await response.json()).toMatchObject({ models: [{ name: 'models/qwen2.5-coder' }] });
   });
+
+  it('a JSON answer asked with a schema is asked of the model as a response_format', async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push({ text: '{"next_speaker":"user"}' });
+    const schema = { type: 'object', properties: { next_speaker: { type: 'string' } } };
+    const response = await fx.call('/v1beta/models/gemini-2.5-flash:generateContent', {
+      headers: { 'x-goog-api-key': endpoint.token },
+      body: {
+        contents: [{ role: 'user', parts: [{ text: 'Who speaks next?' }] }],
+        generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema },
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(fx.llm.calls.at(-1)?.body?.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema },
+    });
+  });
 });

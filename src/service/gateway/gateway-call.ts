@@ -62,6 +62,13 @@ function write(res: ServerResponse, chunk: string | Uint8Array): Promise<void> {
   );
 }
 
+/** OpenAI's own API takes the output limit only as `max_completion_tokens` (its reasoning models refuse the other). */
+function forOpenAi(body: Json, route: ModelRoute): Json {
+  if (route.provider !== 'openai' || body.max_tokens === undefined) return body;
+  const { max_tokens: limit, ...rest } = body;
+  return { ...rest, max_completion_tokens: limit };
+}
+
 /** Forwards one call as is, or translated through Chat Completions, and counts it into the conversation. */
 export async function runCall(
   call: GatewayCall,
@@ -71,7 +78,7 @@ export async function runCall(
 ) {
   const { req, res, route } = call;
   const outBody = format
-    ? format.toChat(call.body, route.modelId, call.stream.requested)
+    ? forOpenAi(format.toChat(call.body, route.modelId, call.stream.requested), route)
     : passthroughBody(upstream, call.body, route.modelId);
   const request = upstreamRequest(upstream, route, call.apiKey, req, outBody);
   const meter = new UsageMeter(upstream, request.body.length);

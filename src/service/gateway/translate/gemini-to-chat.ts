@@ -97,6 +97,14 @@ function userMessages(parts: Json[], ids: CallIds): Json[] {
 
 const MODES: Record<string, string> = { AUTO: 'auto', ANY: 'required', NONE: 'none', VALIDATED: 'auto' };
 
+/** A JSON answer asked for (Gemini CLI's checks ask with a schema) as Chat's `response_format`. */
+function responseFormat(config: Json): Json {
+  const schema =
+    config.responseJsonSchema ?? (config.responseSchema ? jsonSchema(config.responseSchema) : undefined);
+  if (schema) return { response_format: { type: 'json_schema', json_schema: { name: 'response', schema } } };
+  return config.responseMimeType === 'application/json' ? { response_format: { type: 'json_object' } } : {};
+}
+
 export function geminiToChat(body: Json, model: string, stream: boolean): Json {
   const messages: Json[] = [];
   const system = textOf(asArray(asObject(body.systemInstruction).parts).map(asObject));
@@ -128,6 +136,7 @@ export function geminiToChat(body: Json, model: string, stream: boolean): Json {
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     ...(config.topP !== undefined ? { top_p: config.topP } : {}),
     ...(config.stopSequences !== undefined ? { stop: config.stopSequences } : {}),
+    ...responseFormat(config),
     ...(tools.length ? { tools } : {}),
     ...(tools.length && MODES[mode] ? { tool_choice: MODES[mode] } : {}),
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
