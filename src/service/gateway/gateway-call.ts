@@ -56,10 +56,18 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/** Writes a chunk, waiting for the client to take it (or to go away). */
 function write(res: ServerResponse, chunk: string | Uint8Array): Promise<void> {
-  return new Promise((resolve) =>
-    res.write(chunk) || res.destroyed ? resolve() : res.once('drain', resolve),
-  );
+  return new Promise((resolve) => {
+    if (res.write(chunk) || res.destroyed) return resolve();
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
 
 /** OpenAI's own API takes the output limit only as `max_completion_tokens` (its reasoning models refuse the other). */
