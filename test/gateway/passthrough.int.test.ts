@@ -145,4 +145,18 @@ describe('passthrough', () => {
       error: { type: 'rate_limit_error', message: 'slow down, <secret_hidden>' },
     });
   });
+
+  it('an agent whose API is not translated to an Anthropic model is told what to choose', async () => {
+    fx = await startGatewayFixture({ model: 'anthropic/claude-sonnet-4-5' });
+    const { endpoint } = await fx.conversation();
+    const response = await fx.call('/v1/chat/completions', {
+      token: endpoint.token,
+      body: { model: 'x', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      'choose an OpenAI-compatible model for this agent',
+    );
+    expect(fx.llm.calls).toHaveLength(0);
+  });
 });

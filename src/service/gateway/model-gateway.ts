@@ -232,11 +232,12 @@ export class ModelGateway {
     target: GatewayTarget,
   ): Promise<void> {
     const upstream = upstreamApiOf(op.api, route);
-    const format = op.api === upstream ? null : upstream === 'chat' ? (TRANSLATED[op.api] ?? null) : null;
+    // Translation goes through Chat Completions only: an Anthropic model takes Anthropic clients alone.
+    const format = op.api === upstream || upstream !== 'chat' ? null : (TRANSLATED[op.api] ?? null);
     if (op.api !== upstream && !format) {
       throw new ClientError(
         400,
-        `The model ${route.model} speaks ${upstream === 'anthropic' ? "Anthropic's Messages API" : "OpenAI's API"}; this agent's API (${op.api}) is translated only to an OpenAI-compatible model. Choose such a model, or an agent that speaks ${upstream === 'anthropic' ? 'Anthropic Messages' : 'it'}.`,
+        `The model ${route.model} is served by Anthropic's Messages API, which only an Anthropic Messages client (Claude Code) can call through the gateway: choose an OpenAI-compatible model for this agent.`,
       );
     }
     const requested = op.streamPath ?? body.stream === true;
