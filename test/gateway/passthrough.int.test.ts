@@ -2,6 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { streamText } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../src/service/agent/llm/llm-client';
+import { freePort } from '../support/ports';
 import { faults } from '../support/scripted-llm';
 import { instantTiming } from '../support/scripted-llm/instant-timing';
 import { REAL_KEY, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
@@ -158,5 +159,26 @@ describe('passthrough', () => {
       'choose an OpenAI-compatible model for this agent',
     );
     expect(fx.llm.calls).toHaveLength(0);
+  });
+
+  it('a provider that cannot be reached is a 502 in the client format, naming it without credentials', async () => {
+    const closed = await freePort();
+    fx = await startGatewayFixture({
+      model: 'anthropic/claude-sonnet-4-5',
+      settings: { llm_base_url: `http://user:secret-in-url@127.0.0.1:${closed}/v1?token=abc` },
+    });
+    const { endpoint } = await fx.conversation();
+    for (const path of ['/v1/messages', '/v1/messages/count_tokens']) {
+      const response = await fx.call(path, {
+        headers: { 'x-api-key': endpoint.token },
+        body: { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] },
+      });
+      expect(response.status).toBe(502);
+      const text = await response.text();
+      expect(JSON.parse(text)).toMatchObject({ type: 'error', error: { type: 'api_error' } });
+      expect(text).toContain(`cannot be reached`);
+      expect(text).not.toContain('secret-in-url');
+      expect(text).not.toContain('token=abc');
+    }
   });
 });

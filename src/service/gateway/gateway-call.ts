@@ -9,7 +9,7 @@ import { eventJson, SseParser } from './sse';
 import { ChatStreamReader, chatReplyOf } from './translate/chat-reply';
 import type { ClientFormat } from './translate/client-format';
 import type { Json } from './translate/json';
-import { passthroughBody, upstreamRequest, withoutKey, type UpstreamRequest } from './upstream';
+import { passthroughBody, shownUrl, upstreamRequest, withoutKey, type UpstreamRequest } from './upstream';
 import { UsageMeter, type UpstreamApi } from './usage-meter';
 import { errorBody, errorMessageOf, type ClientApi } from './wire-api';
 
@@ -77,6 +77,38 @@ function forOpenAi(body: Json, route: ModelRoute): Json {
   return { ...rest, max_completion_tokens: limit };
 }
 
+/**
+ * Sends the request to the provider. When it cannot be reached the client gets a 502 in its format (the
+ * reason without the key) and the result is null; also null, with nothing sent, when the client went away.
+ */
+export async function callProvider(
+  call: Pick<GatewayCall, 'res' | 'api' | 'conversationId' | 'route' | 'apiKey'>,
+  request: UpstreamRequest,
+  deps: Pick<CallDeps, 'fetch' | 'logger'>,
+  signal?: AbortSignal,
+): Promise<Response | null> {
+  try {
+    return await (
+      await deps.fetch()
+    )(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    if (signal?.aborted) return null;
+    const reason = withoutKey(String((error as Error).cause ?? error), call.apiKey);
+    deps.logger.warn(
+      { conversation_id: call.conversationId, url: shownUrl(request.url), reason },
+      'Model gateway: provider unreachable',
+    );
+    const message = `The model provider at ${shownUrl(call.route.baseUrl)} cannot be reached: ${reason}`;
+    sendJson(call.res, 502, errorBody(call.api, 502, message, 'api_error'));
+    return null;
+  }
+}
+
 /** Forwards one call as is, or translated through Chat Completions, and counts it into the conversation. */
 export async function runCall(
   call: GatewayCall,
@@ -94,34 +126,8 @@ export async function runCall(
   res.on('close', () => {
     if (!res.writableFinished) abort.abort();
   });
-  let response: Response;
-  try {
-    response = await (
-      await deps.fetch()
-    )(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      signal: abort.signal,
-    });
-  } catch (error) {
-    if (abort.signal.aborted) return;
-    const reason = withoutKey(String((error as Error).cause ?? error), call.apiKey);
-    deps.logger.warn(
-      { conversation_id: call.conversationId, url: request.url, reason },
-      'Model gateway: provider unreachable',
-    );
-    return sendJson(
-      res,
-      502,
-      errorBody(
-        call.api,
-        502,
-        `The model provider at ${route.baseUrl} cannot be reached: ${reason}`,
-        'api_error',
-      ),
-    );
-  }
+  const response = await callProvider(call, request, deps, abort.signal);
+  if (!response) return;
   if (!response.ok) return relayError(call, response, format !== null, deps);
   try {
     if (format) await translated(call, response, format, meter, abort.signal);
@@ -199,7 +205,7 @@ async function translated(
     try {
       json = await response.json();
     } catch {
-      const message = `The model provider at ${route.baseUrl} sent a reply that is not JSON.`;
+      const message = `The model provider at ${shownUrl(route.baseUrl)} sent a reply that is not JSON.`;
       return sendJson(res, 502, errorBody(call.api, 502, message, 'api_error'));
     }
     meter.body(json);
@@ -293,7 +299,7 @@ function account(
     {
       conversation_id: call.conversationId,
       api: call.api,
-      url: request.url,
+      url: shownUrl(request.url),
       status: response.status,
       prompt_tokens: usage.prompt,
       completion_tokens: usage.completion,

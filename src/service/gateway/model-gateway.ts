@@ -5,7 +5,7 @@ import { PriceTable } from '../agent/llm/prices';
 import type { Db } from '../storage/database';
 import { listenOnLoopback } from '../listen';
 import { GatewayBudget, type BudgetLimits } from './gateway-budget';
-import { runCall, sendJson, type CallDeps, type GatewayStatus } from './gateway-call';
+import { callProvider, runCall, sendJson, type CallDeps, type GatewayStatus } from './gateway-call';
 import { isGatewayHost } from './gateway-host';
 import type { GatewayTarget, TargetOf } from './gateway-target';
 import { GatewayTokens } from './gateway-tokens';
@@ -192,7 +192,8 @@ export class ModelGateway {
       const route = this.routeOf(target);
       if (op.kind === 'models') return sendJson(res, 200, modelList(op.api, route.modelId));
       const body = await readJson(req);
-      if (op.kind === 'count_tokens') return await this.countTokens(req, res, op.api, body, route, target);
+      if (op.kind === 'count_tokens')
+        return await this.countTokens(req, res, op.api, conversationId, body, route, target);
       const refusal = this.deps.budget.refusal(conversationId);
       if (refusal) {
         this.deps.notify({ conversationId, type: 'error', id: 'STATUS$ERROR', message: refusal });
@@ -263,6 +264,7 @@ export class ModelGateway {
     req: IncomingMessage,
     res: ServerResponse,
     api: ClientApi,
+    conversationId: string,
     body: Json,
     route: ModelRoute,
     target: GatewayTarget,
@@ -276,9 +278,9 @@ export class ModelGateway {
         passthroughBody('anthropic', body, route.modelId),
         '/messages/count_tokens',
       );
-      const response = await (
-        await this.deps.fetch()
-      )(request.url, { method: 'POST', headers: request.headers, body: request.body });
+      const call = { res, api, conversationId, route, apiKey: target.apiKey };
+      const response = await callProvider(call, request, this.deps);
+      if (!response) return;
       const text = withoutKey(await response.text(), target.apiKey);
       return void res.writeHead(response.status, { 'content-type': 'application/json' }).end(text);
     }

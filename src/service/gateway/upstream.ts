@@ -61,3 +61,9 @@ export function passthroughBody(api: UpstreamApi, body: Record<string, unknown>,
 export function withoutKey(text: string, apiKey: string | null): string {
   return apiKey ? text.split(apiKey).join('<secret_hidden>') : text;
 }
+
+/** A provider URL to show or log: its origin and path, never credentials or a query it may carry. */
+export function shownUrl(url: string): string {
+  const parsed = URL.parse(url);
+  return parsed ? `${parsed.protocol}//${parsed.host}${parsed.pathname}` : '<invalid URL>';
+}
