@@ -212,6 +212,51 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
 });
 
 describe('Anthropic Messages translated: the rest of what Claude Code calls, and failures', () => {
+  it('an image a tool returned reaches the model in a user message after the tool results', async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push({ text: 'A red square.' });
+    const image = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' },
+    };
+    const response = await fx.call('/v1/messages', {
+      headers: { 'x-api-key': endpoint.token },
+      body: {
+        model: 'c',
+        max_tokens: 50,
+        messages: [
+          { role: 'user', content: 'Look at shot.png' },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_r', name: 'Read', input: { file_path: 'shot.png' } }],
+          },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 'toolu_r',
+                content: [{ type: 'text', text: 'The image:' }, image],
+              },
+              { type: 'text', text: 'What is it?' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    expect((fx.llm.calls.at(-1)?.body?.messages as unknown[]).slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'toolu_r', content: 'The image:' },
+      {
+        role: 'user',
+        content: [
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          { type: 'text', text: 'What is it?' },
+        ],
+      },
+    ]);
+  });
+
   it('count_tokens is an estimate, the model list names the conversation model', async () => {
     const { endpoint } = await fx.conversation();
     const calls = fx.llm.calls.length;

@@ -38,6 +38,12 @@ function userMessages(content: unknown): Json[] {
         tool_call_id: asString(block.tool_use_id),
         content: block.is_error === true ? `Error: ${text}` : text,
       });
+      // A Chat tool message holds text only: an image a tool returned (a screenshot, an image file read)
+      // goes to the model in the user message that follows.
+      for (const inner of asArray(block.content).map(asObject)) {
+        const part = inner.type === 'image' ? imagePart(inner) : null;
+        if (part) parts.push(part);
+      }
     } else if (block.type === 'text') {
       parts.push({ type: 'text', text: asString(block.text) });
     } else if (block.type === 'image') {
