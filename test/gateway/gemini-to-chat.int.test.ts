@@ -168,4 +168,21 @@ describe('Gemini translated to an OpenAI-compatible model', () => {
       json_schema: { name: 'response', schema },
     });
   });
+
+  it('streamGenerateContent without alt=sse answers one JSON array of chunks', async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push({ text: 'As an array.', usage: { input: 9, output: 3 } });
+    const response = await fx.call('/v1beta/models/gemini-2.5-pro:streamGenerateContent', {
+      headers: { 'x-goog-api-key': endpoint.token },
+      body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+    });
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(await response.json()).toMatchObject([
+      {
+        candidates: [{ content: { parts: [{ text: 'As an array.' }] }, finishReason: 'STOP' }],
+        usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 3 },
+      },
+    ]);
+    expect(fx.llm.calls.at(-1)?.body?.stream).toBe(true);
+  });
 });
