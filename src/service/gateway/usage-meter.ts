@@ -1,14 +1,10 @@
 import { estimatedUsage, type LlmUsage } from '../agent/llm/usage-and-cost';
 import type { SseEvent } from './sse';
 import { eventJson } from './sse';
+import { asArray, asNumber, asObject, type Json } from './translate/json';
 
 /** The wire format of the provider a call goes out to. */
 export type UpstreamApi = 'anthropic' | 'chat' | 'responses';
-
-type Json = Record<string, unknown>;
-
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
 
 /**
  * The tokens of one upstream call, read from what the provider sent (a whole body or its stream's events),
@@ -28,13 +24,13 @@ export class UsageMeter {
 
   /** A non-streamed reply's body. */
   body(json: unknown): void {
-    const body = obj(json);
+    const body = asObject(json);
     if (this.api === 'anthropic') {
-      this.anthropic(obj(body.usage));
-      for (const block of Array.isArray(body.content) ? body.content : []) this.count(obj(block).text);
+      this.anthropic(asObject(body.usage));
+      for (const block of asArray(body.content)) this.count(asObject(block).text);
     } else if (this.api === 'chat') {
       this.chat(body.usage);
-      this.count(obj(obj((body.choices as unknown[] | undefined)?.[0]).message).content);
+      this.count(asObject(asObject(asArray(body.choices)[0]).message).content);
     } else {
       this.responses(body.usage);
     }
@@ -46,19 +42,18 @@ export class UsageMeter {
     if (!json) return;
     if (this.api === 'chat') {
       if (json.usage) this.chat(json.usage);
-      const delta = obj(obj((json.choices as unknown[] | undefined)?.[0]).delta);
+      const delta = asObject(asObject(asArray(json.choices)[0]).delta);
       this.count(delta.content);
-      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : [])
-        this.count(obj(obj(call).function).arguments);
+      for (const call of asArray(delta.tool_calls)) this.count(asObject(asObject(call).function).arguments);
     } else if (this.api === 'anthropic') {
-      if (json.type === 'message_start') this.anthropic(obj(obj(json.message).usage));
-      if (json.type === 'message_delta') this.anthropic(obj(json.usage));
-      const delta = obj(json.delta);
+      if (json.type === 'message_start') this.anthropic(asObject(asObject(json.message).usage));
+      if (json.type === 'message_delta') this.anthropic(asObject(json.usage));
+      const delta = asObject(json.delta);
       this.count(delta.text);
       this.count(delta.partial_json);
     } else {
       if (json.type === 'response.completed' || json.type === 'response.incomplete')
-        this.responses(obj(json.response).usage);
+        this.responses(asObject(json.response).usage);
       this.count(json.type === 'response.output_text.delta' ? json.delta : undefined);
     }
   }
@@ -73,13 +68,13 @@ export class UsageMeter {
   }
 
   private chat(raw: unknown): void {
-    const usage = obj(raw);
+    const usage = asObject(raw);
     if (usage.prompt_tokens === undefined && usage.completion_tokens === undefined) return;
     this.raw = usage;
     this.usage = {
-      prompt: num(usage.prompt_tokens),
-      completion: num(usage.completion_tokens),
-      cache_read: num(obj(usage.prompt_tokens_details).cached_tokens),
+      prompt: asNumber(usage.prompt_tokens),
+      completion: asNumber(usage.completion_tokens),
+      cache_read: asNumber(asObject(usage.prompt_tokens_details).cached_tokens),
       cache_write: 0,
       estimated: false,
     };
@@ -91,18 +86,18 @@ export class UsageMeter {
     const previous = this.usage;
     const has = (name: string) => typeof usage[name] === 'number';
     const cacheRead = has('cache_read_input_tokens')
-      ? num(usage.cache_read_input_tokens)
+      ? asNumber(usage.cache_read_input_tokens)
       : (previous?.cache_read ?? 0);
     const cacheWrite = has('cache_creation_input_tokens')
-      ? num(usage.cache_creation_input_tokens)
+      ? asNumber(usage.cache_creation_input_tokens)
       : (previous?.cache_write ?? 0);
     const uncached = has('input_tokens')
-      ? num(usage.input_tokens)
+      ? asNumber(usage.input_tokens)
       : (previous?.prompt ?? 0) - (previous?.cache_read ?? 0) - (previous?.cache_write ?? 0);
     this.raw = usage;
     this.usage = {
       prompt: uncached + cacheRead + cacheWrite,
-      completion: has('output_tokens') ? num(usage.output_tokens) : (previous?.completion ?? 0),
+      completion: has('output_tokens') ? asNumber(usage.output_tokens) : (previous?.completion ?? 0),
       cache_read: cacheRead,
       cache_write: cacheWrite,
       estimated: false,
@@ -110,13 +105,13 @@ export class UsageMeter {
   }
 
   private responses(raw: unknown): void {
-    const usage = obj(raw);
+    const usage = asObject(raw);
     if (usage.input_tokens === undefined && usage.output_tokens === undefined) return;
     this.raw = usage;
     this.usage = {
-      prompt: num(usage.input_tokens),
-      completion: num(usage.output_tokens),
-      cache_read: num(obj(usage.input_tokens_details).cached_tokens),
+      prompt: asNumber(usage.input_tokens),
+      completion: asNumber(usage.output_tokens),
+      cache_read: asNumber(asObject(usage.input_tokens_details).cached_tokens),
       cache_write: 0,
       estimated: false,
     };

@@ -1,3 +1,5 @@
+import { asArray, asObject, asString, type Json } from './json';
+
 /** An OpenAI Chat Completions reply, whole or as it streams: what the translations to other formats read. */
 
 export interface ChatToolCall {
@@ -17,17 +19,12 @@ export interface ChatReply {
   usage: Record<string, unknown> | null;
 }
 
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
-const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
-
 /** A non-streamed chat completion. */
 export function chatReplyOf(body: unknown): ChatReply {
   const json = asObject(body);
-  const choice = asObject((json.choices as unknown[] | undefined)?.[0]);
+  const choice = asObject(asArray(json.choices)[0]);
   const message = asObject(choice.message);
-  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const calls = asArray(message.tool_calls);
   return {
     id: asString(json.id),
     model: asString(json.model),
@@ -65,14 +62,14 @@ export class ChatStreamReader {
     this.reply.id ||= asString(json.id);
     this.reply.model ||= asString(json.model);
     if (json.usage && typeof json.usage === 'object') this.reply.usage = json.usage as Json;
-    const choice = asObject((json.choices as unknown[] | undefined)?.[0]);
+    const choice = asObject(asArray(json.choices)[0]);
     const delta = asObject(choice.delta);
     const text = asString(delta.content);
     if (text) {
       this.reply.text += text;
       this.sink.text(text);
     }
-    for (const raw of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) this.toolDelta(asObject(raw));
+    for (const raw of asArray(delta.tool_calls)) this.toolDelta(asObject(raw));
     if (typeof choice.finish_reason === 'string') this.reply.finishReason = choice.finish_reason;
   }
 
