@@ -212,6 +212,42 @@ describe('Anthropic Messages translated to an OpenAI-compatible model', () => {
 });
 
 describe('Anthropic Messages translated: the rest of what Claude Code calls, and failures', () => {
+  it("a reasoning model's thoughts come as a thinking block before the text, streamed or not", async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push(
+      { reasoning: 'The user wants a greeting.', text: 'Hello!' },
+      { reasoning: 'Again a greeting.', text: 'Hello again!' },
+    );
+    const request = { model: 'c', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] };
+    const streamed = await fx.call('/v1/messages', {
+      headers: { 'x-api-key': endpoint.token },
+      body: { ...request, stream: true },
+    });
+    const events = sseEvents(await streamed.text());
+    const blocks = events.filter((e) => e.event === 'content_block_start').map((e) => e.data);
+    expect(blocks).toEqual([
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      },
+      { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
+    ]);
+    const thinking = events
+      .map((e) => (e.data as { delta?: { thinking?: string } }).delta?.thinking)
+      .filter((t) => t !== undefined)
+      .join('');
+    expect(thinking).toBe('The user wants a greeting.');
+
+    const whole = await fx.call('/v1/messages', { headers: { 'x-api-key': endpoint.token }, body: request });
+    expect(await whole.json()).toMatchObject({
+      content: [
+        { type: 'thinking', thinking: 'Again a greeting.' },
+        { type: 'text', text: 'Hello again!' },
+      ],
+    });
+  });
+
   it('an image a tool returned reaches the model in a user message after the tool results', async () => {
     const { endpoint } = await fx.conversation();
     fx.llm.push({ text: 'A red square.' });

@@ -185,4 +185,35 @@ describe('Gemini translated to an OpenAI-compatible model', () => {
     ]);
     expect(fx.llm.calls.at(-1)?.body?.stream).toBe(true);
   });
+
+  it("a reasoning model's thoughts come as thought parts, and are not sent back", async () => {
+    const { endpoint } = await fx.conversation();
+    fx.llm.push({ reasoning: 'Thinking hard.', text: 'Done.' });
+    const response = await fx.call('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse', {
+      headers: { 'x-goog-api-key': endpoint.token },
+      body: {
+        contents: [
+          { role: 'user', parts: [{ text: 'hi' }] },
+          {
+            role: 'model',
+            parts: [{ text: 'Earlier thought.', thought: true }, { text: 'Earlier answer.' }],
+          },
+          { role: 'user', parts: [{ text: 'again' }] },
+        ],
+      },
+    });
+    const parts = sseEvents(await response.text()).flatMap(
+      (e) =>
+        (e.data as { candidates: { content: { parts: unknown[] } }[] }).candidates[0]?.content.parts ?? [],
+    );
+    expect(parts.filter((p) => (p as { thought?: boolean }).thought)).toEqual([
+      { text: 'Thinking ', thought: true },
+      { text: 'hard.', thought: true },
+    ]);
+    expect(fx.llm.calls.at(-1)?.body?.messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Earlier answer.' },
+      { role: 'user', content: 'again' },
+    ]);
+  });
 });

@@ -246,7 +246,9 @@ async function readChatStream(
   writer: ConstructorParameters<typeof ChatStreamReader>[0] | null,
   flush: () => Promise<void> = async () => undefined,
 ): Promise<ChatStreamReader> {
-  const reader = new ChatStreamReader(writer ?? { text() {}, toolStart() {}, toolArguments() {} });
+  const reader = new ChatStreamReader(
+    writer ?? { reasoning() {}, text() {}, toolStart() {}, toolArguments() {} },
+  );
   const parser = new SseParser();
   const take = (events: ReturnType<SseParser['push']>) => {
     for (const event of events) {

@@ -44,6 +44,7 @@ export class UsageMeter {
       if (json.usage) this.chat(json.usage);
       const delta = asObject(asObject(asArray(json.choices)[0]).delta);
       this.count(delta.content);
+      this.count(delta.reasoning_content ?? delta.reasoning);
       for (const call of asArray(delta.tool_calls)) this.count(asObject(asObject(call).function).arguments);
     } else if (this.api === 'anthropic') {
       if (json.type === 'message_start') this.anthropic(asObject(asObject(json.message).usage));

@@ -23,6 +23,11 @@ export interface ScriptedUsage {
 
 export interface ScriptedReply {
   text?: string;
+  /**
+   * The model's reasoning before its text, as reasoning servers send it in Chat Completions
+   * (`reasoning_content`, as DeepSeek, vLLM and LM Studio do); the other formats leave it out.
+   */
+  reasoning?: string;
   toolCalls?: ScriptedToolCall[];
   /** `null` sends no usage at all; omitted means 100 input and 20 output tokens. */
   usage?: ScriptedUsage | null;

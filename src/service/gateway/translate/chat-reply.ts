@@ -12,11 +12,18 @@ export interface ChatReply {
   id: string;
   model: string;
   text: string;
+  /** What a reasoning model thought before answering (`reasoning_content`, or `reasoning`), else ''. */
+  reasoning: string;
   toolCalls: ChatToolCall[];
   /** `stop`, `length`, `tool_calls`, `content_filter`, or null when the stream ended without one. */
   finishReason: string | null;
   /** The provider's `usage` object as sent, or null. */
   usage: Record<string, unknown> | null;
+}
+
+/** Reasoning servers name it `reasoning_content` (DeepSeek, vLLM, LM Studio) or `reasoning` (Ollama, OpenRouter). */
+function reasoningOf(message: Json): string {
+  return asString(message.reasoning_content) || asString(message.reasoning);
 }
 
 /** A non-streamed chat completion. */
@@ -29,6 +36,7 @@ export function chatReplyOf(body: unknown): ChatReply {
     id: asString(json.id),
     model: asString(json.model),
     text: asString(message.content),
+    reasoning: reasoningOf(message),
     toolCalls: calls.map((raw, i) => {
       const call = asObject(raw);
       const fn = asObject(call.function);
@@ -45,6 +53,7 @@ export function chatReplyOf(body: unknown): ChatReply {
 
 /** What a streamed reply brings, in order. */
 export interface ChatStreamSink {
+  reasoning(delta: string): void;
   text(delta: string): void;
   toolStart(position: number, call: { id: string; name: string }): void;
   toolArguments(position: number, delta: string): void;
@@ -52,7 +61,15 @@ export interface ChatStreamSink {
 
 /** Reads the chunks of a streamed chat completion into a `ChatReply`, telling `sink` each new part. */
 export class ChatStreamReader {
-  readonly reply: ChatReply = { id: '', model: '', text: '', toolCalls: [], finishReason: null, usage: null };
+  readonly reply: ChatReply = {
+    id: '',
+    model: '',
+    text: '',
+    reasoning: '',
+    toolCalls: [],
+    finishReason: null,
+    usage: null,
+  };
   /** Chat's tool call `index` → position in `reply.toolCalls`. */
   private readonly positions = new Map<number, number>();
 
@@ -64,6 +81,11 @@ export class ChatStreamReader {
     if (json.usage && typeof json.usage === 'object') this.reply.usage = json.usage as Json;
     const choice = asObject(asArray(json.choices)[0]);
     const delta = asObject(choice.delta);
+    const reasoning = reasoningOf(delta);
+    if (reasoning) {
+      this.reply.reasoning += reasoning;
+      this.sink.reasoning(reasoning);
+    }
     const text = asString(delta.content);
     if (text) {
       this.reply.text += text;

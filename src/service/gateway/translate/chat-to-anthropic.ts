@@ -40,6 +40,7 @@ export function chatToAnthropic(reply: ChatReply, model: string): Json {
     role: 'assistant',
     model,
     content: [
+      ...(reply.reasoning ? [{ type: 'thinking', thinking: reply.reasoning, signature: '' }] : []),
       ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
       ...reply.toolCalls.map((call) => ({
         type: 'tool_use',
@@ -60,7 +61,7 @@ export function chatToAnthropic(reply: ChatReply, model: string): Json {
  * `message_delta` (stop reason and usage) and `message_stop`.
  */
 export class AnthropicStreamWriter implements ChatStreamSink {
-  private open: { index: number; kind: 'text' | 'tool' } | null = null;
+  private open: { index: number; kind: 'thinking' | 'text' | 'tool' } | null = null;
   private nextIndex = 0;
   private readonly toolIndexes = new Map<number, number>();
 
@@ -87,6 +88,16 @@ export class AnthropicStreamWriter implements ChatStreamSink {
     };
     this.send('message_start', { message });
     this.send('ping', {});
+  }
+
+  /** A reasoning model's thoughts, as a thinking block (unsigned: only Anthropic signs them, and the gateway drops them from the next request). */
+  reasoning(delta: string): void {
+    if (this.open?.kind !== 'thinking')
+      this.openBlock('thinking', { type: 'thinking', thinking: '', signature: '' });
+    this.send('content_block_delta', {
+      index: this.open?.index,
+      delta: { type: 'thinking_delta', thinking: delta },
+    });
   }
 
   text(delta: string): void {
@@ -119,7 +130,7 @@ export class AnthropicStreamWriter implements ChatStreamSink {
     this.send('error', { error: { type: 'api_error', message } });
   }
 
-  private openBlock(kind: 'text' | 'tool', block: Json): void {
+  private openBlock(kind: 'thinking' | 'text' | 'tool', block: Json): void {
     this.closeBlock();
     this.open = { index: this.nextIndex++, kind };
     this.send('content_block_start', { index: this.open.index, content_block: block });

@@ -44,7 +44,11 @@ function chunk(parts: Json[], model: string, id: string, finish?: ChatReply): Js
 }
 
 export function chatToGemini(reply: ChatReply, model: string): Json {
-  const parts = [...(reply.text ? [{ text: reply.text }] : []), ...reply.toolCalls.map(callPart)];
+  const parts = [
+    ...(reply.reasoning ? [{ text: reply.reasoning, thought: true }] : []),
+    ...(reply.text ? [{ text: reply.text }] : []),
+    ...reply.toolCalls.map(callPart),
+  ];
   return chunk(parts, model, reply.id, reply);
 }
 
@@ -62,6 +66,11 @@ export class GeminiStreamWriter implements ChatStreamSink {
 
   start(id: string): void {
     this.id = id;
+  }
+
+  /** A reasoning model's thoughts, as Gemini's thought parts. */
+  reasoning(delta: string): void {
+    this.emit(sseEvent(chunk([{ text: delta, thought: true }], this.model, this.id)));
   }
 
   text(delta: string): void {

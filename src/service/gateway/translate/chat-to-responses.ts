@@ -101,6 +101,11 @@ export class ResponsesStreamWriter implements ChatStreamSink {
     this.send('response.in_progress', { response: response(id, this.model, 'in_progress', []) });
   }
 
+  /** Reasoning is not passed on: Responses carries only the provider's own (encrypted) reasoning items. */
+  reasoning(): void {
+    // left out
+  }
+
   text(delta: string): void {
     if (this.open?.kind !== 'text') {
       this.closeItem();
