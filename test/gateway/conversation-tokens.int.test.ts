@@ -64,13 +64,14 @@ describe('the gateway and conversations', () => {
   it('two credentials of different conversations in one request are refused', async () => {
     const a = await fx.conversation();
     const b = await fx.conversation();
+    const calls = fx.llm.calls.length;
     const response = await fx.call('/v1/messages', {
       token: a.endpoint.token,
       headers: { 'x-api-key': b.endpoint.token },
       body: { model: 'x', max_tokens: 1, messages: [] },
     });
     expect(response.status).toBe(401);
-    expect(fx.llm.calls.filter((c) => c.rawBody.includes('"max_tokens":1'))).toHaveLength(0);
+    expect(fx.llm.calls.length).toBe(calls);
   });
 
   it('the token of a deleted conversation is refused', async () => {
