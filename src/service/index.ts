@@ -160,6 +160,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     budgetLimits: settingsBudget(context),
   });
   conversations.onDeleted((id) => gateway.revoke(id));
+  gateway.onStatus(({ conversationId, ...update }) => conversations.showStatus(conversationId, update));
   const appConversations = new AppConversations(
     context,
     conversations,

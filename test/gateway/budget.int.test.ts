@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayBudget } from '../../src/service/gateway/gateway-budget';
 import type { GatewayStatus } from '../../src/service/gateway/model-gateway';
+import { followStatusMessages } from '../support/event-clients';
+import { until } from '../support/until';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /** The conversation's budget (max_budget_per_task) applies to the calls of the agents in its sandbox. */
@@ -25,6 +27,7 @@ describe('the budget of a conversation', () => {
     const other = await fx.conversation();
     const statuses: GatewayStatus[] = [];
     const unsubscribe = fx.service.service.gateway.onStatus((status) => statuses.push(status));
+    const shown = await followStatusMessages(fx.service, id);
     // 1000 input and 100 output tokens at $3/$15 per 1M: $0.0045, over the $0.001 budget.
     fx.llm.push({ text: 'Expensive.', usage: { input: 1000, output: 100 } }, { text: 'For the other one.' });
 
@@ -53,6 +56,13 @@ describe('the budget of a conversation', () => {
     expect(await asChat.json()).toMatchObject({ error: { code: 'budget_exceeded' } });
 
     expect(fx.llm.calls).toHaveLength(1);
+    // The person sees the refusal in the conversation, as its socket.io clients get its statuses.
+    await until(
+      () => Promise.resolve(shown.messages()),
+      (messages) => messages.some((message) => message.includes('reached its budget')),
+      'the budget refusal in the conversation',
+    );
+    shown.close();
     expect(statuses).toEqual([
       expect.objectContaining({ conversationId: id, type: 'error', id: 'STATUS$ERROR' }),
       expect.objectContaining({ conversationId: id }),

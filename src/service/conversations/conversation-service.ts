@@ -589,6 +589,11 @@ export class ConversationService {
     this.store.update(id, { ...changes, lastUpdatedAt: new Date().toISOString() });
   }
 
+  /** Shows a status in the conversation, as its agent's are (the model gateway's refusals). */
+  showStatus(id: string, update: StatusUpdate): void {
+    if (this.store.get(id)) this.publish(id, update);
+  }
+
   private publish(id: string, update: StatusUpdate & { conversation_title?: string }): void {
     this.statuses.emit(id, { status_update: true, ...update });
   }
