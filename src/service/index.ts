@@ -3,11 +3,17 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { resolveServiceConfig, type ServiceConfig } from './config';
 import { privateFolder } from './data-dir';
+import { AgentStateStore } from './agent/agent-state-store';
 import { createLlmClient } from './agent/llm/llm-client';
+import { EditHistory } from './agent/tools/str-replace-editor/edit-history';
 import type { ServiceContext } from './context';
 import { ConversationService } from './conversations/conversation-service';
 import { ConversationStore } from './conversations/conversation-store';
 import { AppConversations } from './conversations/app-conversations';
+import { ConversationMetricsReader } from './conversations/conversation-metrics';
+import { WorkspaceAccess } from './conversations/workspace-access';
+import { LocalRepositoryExport } from './local-repository/local-repository-export';
+import { LocalRepositoryStore } from './local-repository/local-repository-store';
 import { StartTaskStore } from './conversations/start-task-store';
 import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
@@ -48,7 +54,7 @@ import { LiveSecretMasker } from './events/secret-masker';
 import { openSecretStore } from './secrets/open-secret-store';
 import { SessionKey } from './secrets/session-key';
 import { DEFAULTS, SettingsService } from './settings/settings-service';
-import { openDatabase } from './storage/database';
+import { type Db, openDatabase } from './storage/database';
 
 export const VERSION = '1.0.0';
 export const DISCOVERY_FILE = 'server.json';
@@ -59,6 +65,8 @@ export interface DockhandService {
   readonly context: ServiceContext;
   /** The event log every conversation's events go through (tests write into it as the agent would). */
   readonly events: EventLog;
+  /** The service's database, for tests that look at what was stored; nothing in the service is handed it. */
+  readonly db: Db;
   /** Stops accepting requests, closes connections and storage, removes the discovery file. */
   close(): Promise<void>;
 }
@@ -106,6 +114,16 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     version: VERSION,
     startedAt,
     readAheadRoots,
+    // The sandboxes call up into the conversations (may a sandbox pause? stop its loops first) and into the
+    // agent servers (their URLs), which are built on the sandbox service below. Rather than setters each would
+    // call later, the sandboxes get callbacks that reach them when called: never before they are built, as
+    // nothing asks the sandboxes about a live sandbox before `sandboxLayer.start()`.
+    users: {
+      isIdle: (id) => conversations.sandboxUsers.isIdle(id),
+      release: (id, reason) => conversations.sandboxUsers.release(id, reason),
+      resumed: (id) => conversations.sandboxUsers.resumed(id),
+    },
+    agentServerUrls: (id) => agentServers.exposedUrls(id),
     environment: config.environment,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
@@ -115,9 +133,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   const context: ServiceContext = {
     version: VERSION,
     dataDir,
-    startedAt,
     logger,
-    db,
     secrets,
     masker: new LiveSecretMasker(() => maskedValues.values()),
     sessionKey,
@@ -126,12 +142,14 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     customSecrets: new CustomSecretService(db, secrets),
     providerApiBase,
     gitScheme: config.gitScheme ?? 'https',
-    docker: sandboxLayer.docker,
     port: () => port,
     sandboxes: sandboxLayer.sandboxes,
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,
+    agentStates: new AgentStateStore(db),
+    editHistory: (conversationId) => new EditHistory(db, conversationId),
+    localRepositories: new LocalRepositoryStore(dataDir),
   };
 
   const events = new EventLog(db);
@@ -145,13 +163,24 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     new StartTaskStore(db),
   );
 
+  const workspaces = new WorkspaceAccess({
+    sandboxes: context.sandboxes,
+    localRepositories: context.localRepositories,
+    conversations,
+  });
   const agentServers = new AgentServers({
-    deps: { ctx: context, conversations, store: conversationStore, events },
+    deps: {
+      ctx: context,
+      conversations,
+      store: conversationStore,
+      events,
+      workspaces,
+      metrics: new ConversationMetricsReader(context, conversations),
+    },
     logger,
     rateLimitPerSecond,
     extraOrigins,
   });
-  context.sandboxes.setAgentServers((id) => agentServers.exposedUrls(id));
 
   const keys = new KeyGate(
     new ApiKeys(sessionKey, (id) => {
@@ -172,11 +201,12 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
 
   const routes: RouteSpec[] = [];
   routes.push(
-    ...serverRoutes(
-      context,
-      () => routes,
-      () => conversations.runningCount(),
-    ),
+    ...serverRoutes(context, {
+      startedAt,
+      dockerStatus: () => sandboxLayer.dockerStatus(),
+      allRoutes: () => routes,
+      runningConversations: () => conversations.runningCount(),
+    }),
     ...settingsRoutes(context),
     ...secretsRoutes(context),
     ...gitRoutes(context),
@@ -184,8 +214,11 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     ...sandboxesRoutes(context),
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),
-    ...conversationWorkspaceRoutes(context, conversations),
-    ...localRepositoryRoutes(context, conversations),
+    ...conversationWorkspaceRoutes(conversations, workspaces),
+    ...localRepositoryRoutes(
+      conversations,
+      new LocalRepositoryExport({ settings, store: context.localRepositories, workspaces }),
+    ),
     ...conversationStreamRoutes(conversations, events, sessionKey),
     ...conversationTerminalRoutes(terminals, terminalSockets, upgrades),
     ...appConversationRoutes(appConversations),
@@ -235,6 +268,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     port,
     context,
     events,
+    db,
     close: async () => {
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);

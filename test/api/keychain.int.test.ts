@@ -75,7 +75,7 @@ describe.skipIf(!probe.usable)('the real OS keychain', () => {
     expect((await svc.api('DELETE', '/api/secrets/MY_TOKEN')).status).toBe(200);
     expect(await keychainItems()).toEqual({ 'session-api-key': svc.key });
 
-    svc.service.context.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    svc.service.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     expect(valuesFoundInFiles(svc.dataDir, [svc.key, llmKey, secretValue])).toEqual([]);
   });
 

@@ -16,6 +16,7 @@ import type { EventLog } from '../events/event-log';
 import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
+import type { SandboxUsers } from '../sandbox/sandbox-service';
 import { sandboxSecretNames } from './sandbox-secrets';
 import { sandboxKey } from '../secrets/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
@@ -104,31 +105,33 @@ export class ConversationService {
     });
   }
 
-  /** After a restart every conversation is STOPPED; the sandbox layer asks before pausing a busy sandbox. */
+  /** The conversations' side of their sandboxes: the sandbox layer asks before pausing a busy sandbox. */
+  readonly sandboxUsers: SandboxUsers = {
+    isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
+    release: async (sandboxId, reason) => {
+      const ids = this.store.bySandbox(sandboxId);
+      const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
+      if (reason === 'pause')
+        this.stoppedByPause.set(
+          sandboxId,
+          ids.filter((_, i) => wasRunning[i]),
+        );
+      else this.stoppedByPause.delete(sandboxId);
+    },
+    resumed: (sandboxId) => {
+      const ids = this.stoppedByPause.get(sandboxId) ?? [];
+      this.stoppedByPause.delete(sandboxId);
+      for (const id of ids) {
+        this.start(id).catch((error: unknown) =>
+          this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
+        );
+      }
+    },
+  };
+
+  /** After a restart every conversation is STOPPED. */
   init(): void {
     this.store.stopAll(new Date().toISOString());
-    this.ctx.sandboxes.setUsers({
-      isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
-      release: async (sandboxId, reason) => {
-        const ids = this.store.bySandbox(sandboxId);
-        const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
-        if (reason === 'pause')
-          this.stoppedByPause.set(
-            sandboxId,
-            ids.filter((_, i) => wasRunning[i]),
-          );
-        else this.stoppedByPause.delete(sandboxId);
-      },
-      resumed: (sandboxId) => {
-        const ids = this.stoppedByPause.get(sandboxId) ?? [];
-        this.stoppedByPause.delete(sandboxId);
-        for (const id of ids) {
-          this.start(id).catch((error: unknown) =>
-            this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
-          );
-        }
-      },
-    });
     this.idleStop.start();
   }
 
