@@ -29,7 +29,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          sequence: { shuffle: { files: shuffled, tests: shuffled } },
+          sequence: { shuffle: { tests: shuffled } },
           env,
         },
       },
