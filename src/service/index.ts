@@ -114,10 +114,10 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     version: VERSION,
     startedAt,
     readAheadRoots,
-    // The sandboxes call up into the conversations (may a sandbox pause? stop its loops first) and into the
-    // agent servers (their URLs), which are built on the sandbox service below. Rather than setters each would
-    // call later, the sandboxes get callbacks that reach them when called: never before they are built, as
-    // nothing asks the sandboxes about a live sandbox before `sandboxLayer.start()`.
+    // The sandboxes ask the conversations (may a sandbox pause? stop its loops first) and the agent servers
+    // (their URLs), both built on the sandbox service below. Instead of setters called later, they get
+    // callbacks now that reach those services when called, never before they exist: the sandboxes act on
+    // live sandboxes only from `sandboxLayer.start()` on, once everything is built.
     users: {
       isIdle: (id) => conversations.sandboxUsers.isIdle(id),
       release: (id, reason) => conversations.sandboxUsers.release(id, reason),
