@@ -47,6 +47,7 @@ import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
 import { sandboxesRoutes } from './routes/v1/sandboxes';
 import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
+import type { SandboxUsers } from './sandbox/sandbox-service';
 import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { MaskedValues } from './secrets/masked-values';
@@ -105,6 +106,12 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     logger.warn({ err: error }, 'MCP secrets could not move from the settings into the secret store yet');
   });
   const startedAt = new Date();
+  // The sandboxes ask the conversations (may a sandbox pause? stop its loops first) and the agent servers
+  // (their URLs), both built on the sandbox service below. Instead of setters called later, the sandboxes get
+  // callbacks now that reach those services once they exist; until then there is no conversation and no
+  // endpoint, and the callbacks say so (building the masked values already lists the sandboxes).
+  let conversationUsers: SandboxUsers | null = null;
+  let agentServerEndpoints: AgentServers | null = null;
   const sandboxLayer = createSandboxLayer({
     dataDir,
     db,
@@ -114,16 +121,12 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     version: VERSION,
     startedAt,
     readAheadRoots,
-    // The sandboxes ask the conversations (may a sandbox pause? stop its loops first) and the agent servers
-    // (their URLs), both built on the sandbox service below. Instead of setters called later, they get
-    // callbacks now that reach those services when called, never before they exist: the sandboxes act on
-    // live sandboxes only from `sandboxLayer.start()` on, once everything is built.
     users: {
-      isIdle: (id) => conversations.sandboxUsers.isIdle(id),
-      release: (id, reason) => conversations.sandboxUsers.release(id, reason),
-      resumed: (id) => conversations.sandboxUsers.resumed(id),
+      isIdle: (id) => conversationUsers?.isIdle(id) ?? true,
+      release: async (id, reason) => conversationUsers?.release(id, reason),
+      resumed: (id) => conversationUsers?.resumed(id),
     },
-    agentServerUrls: (id) => agentServers.exposedUrls(id),
+    agentServerUrls: (id) => agentServerEndpoints?.exposedUrls(id) ?? [],
     environment: config.environment,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
@@ -155,6 +158,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   const events = new EventLog(db);
   const conversationStore = new ConversationStore(db);
   const conversations = new ConversationService(context, events, conversationStore);
+  conversationUsers = conversations.sandboxUsers;
   conversations.init();
   const appConversations = new AppConversations(
     context,
@@ -181,6 +185,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     rateLimitPerSecond,
     extraOrigins,
   });
+  agentServerEndpoints = agentServers;
 
   const keys = new KeyGate(
     new ApiKeys(sessionKey, (id) => {

@@ -54,7 +54,9 @@ async function refusal(open: Promise<EventSocket>): Promise<number> {
 
 // An OpenHands V1 client (websocket + REST) drives a conversation through a sandbox's agent-server endpoint,
 // with the scripted model and a real Docker sandbox.
-describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox', () => {
+// The tests are the steps of one conversation, in the order a client takes them (and the transcript records
+// them): never shuffled.
+describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox', { shuffle: false }, () => {
   let llm: ScriptedLlm;
   let service: TestService;
   let client: AgentServerClient;
