@@ -178,22 +178,23 @@ export class SandboxService {
   }
 
   /**
-   * Creates a sandbox from `spec` and starts it in the background: the answer is STARTING. Beyond the live
-   * cap the least recently used idle RUNNING sandbox is paused first, else 409.
+   * Creates a sandbox from `spec` and starts it in the background: the answer is STARTING. One the provider
+   * prepared ahead of time (its pool) is claimed first, and the record takes its id. Beyond the live cap the
+   * least recently used idle RUNNING sandbox is paused first, else 409.
    */
   async create(spec: SandboxSpec): Promise<SandboxInfo> {
     const provider = this.deps.providers[this.providerKind()];
     await provider.ensureAvailable();
-    const pooled = (await provider.pool?.claim(spec)) ?? null;
+    const prepared = (await provider.pool?.claim(spec)) ?? null;
     const record = await this.admit(null, () => {
       const createdAt = now();
       const created: SandboxRecord = {
-        id: pooled?.id ?? newSandboxId(),
+        id: prepared?.id ?? newSandboxId(),
         provider: provider.kind,
         specId: spec.id,
         status: 'STARTING',
         error: null,
-        containerId: pooled?.containerId ?? null,
+        containerId: prepared?.containerId ?? null,
         exposedUrls: [],
         createdAt,
         lastUsedAt: createdAt,
@@ -201,7 +202,7 @@ export class SandboxService {
       this.deps.store.insert(created);
       return created;
     }).catch((error: unknown) => {
-      if (pooled) provider.pool?.giveBack(pooled);
+      if (prepared) provider.pool?.giveBack(prepared);
       throw error;
     });
     const controller = new AbortController();
