@@ -1,10 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { onCi } from './test/support/required-in-ci';
 
 // No warm pool unless a test asks for one: tests that start many sandboxes must not race pooled containers.
 const env = { DOCKHAND_SANDBOX_WARM_POOL: '0' };
 
+// On CI the files, and the integration tests in each file, run in a random order, so that no test passes
+// only after another. The seed is printed; `--sequence.seed=<seed>` repeats an order, and
+// `--sequence.shuffle` shuffles a local run.
+const shuffled = onCi();
+
 export default defineConfig({
   test: {
+    // The order of the files is the root's to decide: one sequencer serves every project.
+    sequence: { shuffle: { files: shuffled, tests: false } },
     projects: [
       {
         test: {
@@ -21,6 +29,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          sequence: { shuffle: { tests: shuffled } },
           env,
         },
       },

@@ -131,7 +131,7 @@ try {
   });
   // Settings without an LLM key: sockets are accepted, and the start a socket asks for stops at that check.
   await service.context.settings.save({ llm_model: 'openai/gpt-4o' });
-  const db = service.context.db;
+  const db = service.db;
 
   const rawRead = () =>
     (

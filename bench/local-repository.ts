@@ -91,7 +91,7 @@ async function main(): Promise<number> {
     sandbox: { image: IMAGE, network: 'none', idlePauseSeconds: 0, onClose: 'leave' },
   });
   const instance = (
-    service.context.db.prepare("SELECT value FROM service_meta WHERE key = 'instance_id'").get() as {
+    service.db.prepare("SELECT value FROM service_meta WHERE key = 'instance_id'").get() as {
       value: string;
     }
   ).value;

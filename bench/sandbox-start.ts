@@ -81,9 +81,7 @@ async function removeLabelled(filters: string[]): Promise<void> {
 }
 
 function instanceOf(service: DockhandService): string {
-  const row = service.context.db
-    .prepare("SELECT value FROM service_meta WHERE key = 'instance_id'")
-    .get() as {
+  const row = service.db.prepare("SELECT value FROM service_meta WHERE key = 'instance_id'").get() as {
     value: string;
   };
   return row.value;

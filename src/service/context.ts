@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { AgentInstalls } from './acp/agent-installs';
+import type { AgentStateStore } from './agent/agent-state-store';
 import type { LlmFactory } from './agent/llm/llm-types';
+import type { EditHistory } from './agent/tools/str-replace-editor/edit-history';
 import type { ConversationLimits } from './config';
 import type { SecretMasker } from './events/secret-masker';
 import type { ProviderApiBase } from './git/provider-api';
@@ -8,19 +10,19 @@ import type { ProviderTokenService } from './git/provider-tokens';
 import type { CustomSecretService } from './secrets/custom-secrets';
 import type { SecretStore } from './secrets/secret-store';
 import type { SessionKey } from './secrets/session-key';
+import type { LocalRepositoryStore } from './local-repository/local-repository-store';
 import type { SettingsService } from './settings/settings-service';
-import type { DockerConnection } from './sandbox/docker/docker-status';
 import type { SandboxService } from './sandbox/sandbox-service';
 import type { SandboxSpecs } from './sandbox/sandbox-specs';
-import type { Db } from './storage/database';
 
-/** Everything routes and domain services need, built once by createService. */
+/**
+ * What the conversations and the routes share, built once by createService. It holds collaborators, never
+ * the database or a Docker handle: each store is built on the database here, in the composition root.
+ */
 export interface ServiceContext {
   version: string;
   dataDir: string;
-  startedAt: Date;
   logger: Logger;
-  db: Db;
   secrets: SecretStore;
   /** Masks every secret the service knows, as they are now (rebuilt when one changes). */
   masker: SecretMasker;
@@ -31,7 +33,6 @@ export interface ServiceContext {
   providerApiBase: ProviderApiBase;
   /** `https`, or `http` where tests serve repositories from a plain git server on 127.0.0.1. */
   gitScheme: 'https' | 'http';
-  docker: DockerConnection;
   /** The port the service listens on (known once listening). */
   port(): number;
   sandboxes: SandboxService;
@@ -41,4 +42,10 @@ export interface ServiceContext {
   limits: ConversationLimits;
   /** The coding agents installed for ACP conversations (installed on first use). */
   agentInstalls: AgentInstalls;
+  /** Each conversation's saved agent state (what the loop needs to go on after a restart). */
+  agentStates: AgentStateStore;
+  /** The editor's undo history of one conversation. */
+  editHistory(conversationId: string): EditHistory;
+  /** The conversations' repositories of this machine: what each was copied from, and its baseline. */
+  localRepositories: LocalRepositoryStore;
 }

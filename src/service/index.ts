@@ -3,11 +3,17 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { resolveServiceConfig, type ServiceConfig } from './config';
 import { privateFolder } from './data-dir';
+import { AgentStateStore } from './agent/agent-state-store';
 import { createLlmClient } from './agent/llm/llm-client';
+import { EditHistory } from './agent/tools/str-replace-editor/edit-history';
 import type { ServiceContext } from './context';
 import { ConversationService } from './conversations/conversation-service';
-import { ConversationStore } from './conversations/conversation-store';
+import { ConversationStore, type ConversationRecord } from './conversations/conversation-store';
 import { AppConversations } from './conversations/app-conversations';
+import { ConversationMetricsReader } from './conversations/conversation-metrics';
+import { WorkspaceAccess } from './conversations/workspace-access';
+import { LocalRepositoryExport } from './local-repository/local-repository-export';
+import { LocalRepositoryStore } from './local-repository/local-repository-store';
 import { StartTaskStore } from './conversations/start-task-store';
 import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
@@ -46,6 +52,7 @@ import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
 import { sandboxesRoutes } from './routes/v1/sandboxes';
 import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
+import type { SandboxUsers } from './sandbox/sandbox-service';
 import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { MaskedValues } from './secrets/masked-values';
@@ -53,7 +60,7 @@ import { LiveSecretMasker } from './events/secret-masker';
 import { openSecretStore } from './secrets/open-secret-store';
 import { SessionKey } from './secrets/session-key';
 import { DEFAULTS, SettingsService } from './settings/settings-service';
-import { openDatabase } from './storage/database';
+import { type Db, openDatabase } from './storage/database';
 
 export const VERSION = '1.0.0';
 export const DISCOVERY_FILE = 'server.json';
@@ -66,6 +73,8 @@ export interface DockhandService {
   readonly events: EventLog;
   /** The model gateway the agents in sandboxes call instead of the provider (`endpointFor`). */
   readonly gateway: ModelGateway;
+  /** The service's database, for tests that look at what was stored; nothing in the service is handed it. */
+  readonly db: Db;
   /** Stops accepting requests, closes connections and storage, removes the discovery file. */
   close(): Promise<void>;
 }
@@ -104,6 +113,12 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     logger.warn({ err: error }, 'MCP secrets could not move from the settings into the secret store yet');
   });
   const startedAt = new Date();
+  // The sandboxes ask the conversations (may a sandbox pause? stop its loops first) and the agent servers
+  // (their URLs), both built on the sandbox service below. Instead of setters called later, the sandboxes get
+  // callbacks now that reach those services once they exist; until then there is no conversation and no
+  // endpoint, and the callbacks say so (building the masked values already lists the sandboxes).
+  let conversationUsers: SandboxUsers | null = null;
+  let agentServerEndpoints: AgentServers | null = null;
   const sandboxLayer = createSandboxLayer({
     dataDir,
     db,
@@ -113,6 +128,12 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     version: VERSION,
     startedAt,
     readAheadRoots,
+    users: {
+      isIdle: (id) => conversationUsers?.isIdle(id) ?? true,
+      release: async (id, reason) => conversationUsers?.release(id, reason),
+      resumed: (id) => conversationUsers?.resumed(id),
+    },
+    agentServerUrls: (id) => agentServerEndpoints?.exposedUrls(id) ?? [],
     environment: config.environment,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
@@ -129,9 +150,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   const context: ServiceContext = {
     version: VERSION,
     dataDir,
-    startedAt,
     logger,
-    db,
     secrets,
     masker: new LiveSecretMasker(() => maskedValues.values()),
     sessionKey,
@@ -140,18 +159,28 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     customSecrets: new CustomSecretService(db, secrets),
     providerApiBase,
     gitScheme: config.gitScheme ?? 'https',
-    docker: sandboxLayer.docker,
     port: () => port,
     sandboxes: sandboxLayer.sandboxes,
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,
     agentInstalls,
+    agentStates: new AgentStateStore(db),
+    editHistory: (conversationId) => new EditHistory(db, conversationId),
+    localRepositories: new LocalRepositoryStore(dataDir),
   };
 
   const events = new EventLog(db);
   const conversationStore = new ConversationStore(db);
-  const conversations = new ConversationService(context, events, conversationStore);
+  // The workspaces and the conversations need each other: a conversation's workspace is looked up by its
+  // record, and the conversations count what their workspaces changed. `require` is only called later.
+  const workspaces: WorkspaceAccess = new WorkspaceAccess({
+    sandboxes: context.sandboxes,
+    localRepositories: context.localRepositories,
+    conversations: { require: (id): ConversationRecord => conversations.require(id) },
+  });
+  const conversations = new ConversationService(context, events, conversationStore, workspaces);
+  conversationUsers = conversations.sandboxUsers;
   conversations.init();
   const gateway = new ModelGateway({
     logger,
@@ -169,12 +198,19 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   );
 
   const agentServers = new AgentServers({
-    deps: { ctx: context, conversations, store: conversationStore, events },
+    deps: {
+      ctx: context,
+      conversations,
+      store: conversationStore,
+      events,
+      workspaces,
+      metrics: new ConversationMetricsReader(context, conversations),
+    },
     logger,
     rateLimitPerSecond,
     extraOrigins,
   });
-  context.sandboxes.setAgentServers((id) => agentServers.exposedUrls(id));
+  agentServerEndpoints = agentServers;
 
   const keys = new KeyGate(
     new ApiKeys(sessionKey, (id) => {
@@ -195,21 +231,25 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
 
   const routes: RouteSpec[] = [];
   routes.push(
-    ...serverRoutes(
-      context,
-      () => routes,
-      () => conversations.runningCount(),
-    ),
+    ...serverRoutes(context, {
+      startedAt,
+      dockerStatus: () => sandboxLayer.dockerStatus(),
+      allRoutes: () => routes,
+      runningConversations: () => conversations.runningCount(),
+    }),
     ...settingsRoutes(context),
     ...secretsRoutes(context),
-    ...gitRoutes(context),
-    ...optionsRoutes(context),
+    ...gitRoutes(providerTokens, providerApiBase),
+    ...optionsRoutes(settings, VERSION),
     ...agentRoutes(settings, agentInstalls),
-    ...sandboxesRoutes(context),
-    ...sandboxSpecsRoutes(context),
+    ...sandboxesRoutes(context.sandboxes, context.sandboxSpecs),
+    ...sandboxSpecsRoutes(context.sandboxSpecs),
     ...conversationRoutes(conversations, events),
-    ...conversationWorkspaceRoutes(context, conversations),
-    ...localRepositoryRoutes(context, conversations),
+    ...conversationWorkspaceRoutes(conversations, workspaces),
+    ...localRepositoryRoutes(
+      conversations,
+      new LocalRepositoryExport({ settings, store: context.localRepositories, workspaces }),
+    ),
     ...conversationStreamRoutes(conversations, events, sessionKey),
     ...conversationTerminalRoutes(terminals, terminalSockets, upgrades),
     ...appConversationRoutes(appConversations),
@@ -261,6 +301,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     context,
     events,
     gateway,
+    db,
     close: async () => {
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);

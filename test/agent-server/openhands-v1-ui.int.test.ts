@@ -41,7 +41,10 @@ function message(text: string) {
 
 // The OpenHands web UI (0.62, V1 mode) on a page of its own: it starts a V1 conversation, reads `url` from the
 // V0 conversation info, and drives the conversation on the agent server that URL names, as a browser would.
-describe.skipIf(dockerSkip !== null)('the OpenHands V1 web UI on an allowed origin of its own', () => {
+// The tests are the steps of one conversation, in the order the UI takes them (and the transcript records
+// them): never shuffled.
+const STEPS = { shuffle: false };
+describe.skipIf(dockerSkip !== null)('the OpenHands V1 web UI on an allowed origin of its own', STEPS, () => {
   let llm: ScriptedLlm;
   let service: TestService;
   let ui: OpenHandsUiClient;

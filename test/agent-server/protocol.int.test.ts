@@ -54,7 +54,9 @@ async function refusal(open: Promise<EventSocket>): Promise<number> {
 
 // An OpenHands V1 client (websocket + REST) drives a conversation through a sandbox's agent-server endpoint,
 // with the scripted model and a real Docker sandbox.
-describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox', () => {
+// The tests are the steps of one conversation, in the order a client takes them (and the transcript records
+// them): never shuffled.
+describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox', { shuffle: false }, () => {
   let llm: ScriptedLlm;
   let service: TestService;
   let client: AgentServerClient;
@@ -118,6 +120,12 @@ describe.skipIf(dockerSkip !== null)('the agent-server endpoint of a V1 sandbox'
       conversation.session_api_key as string,
     );
     expect((await client.rest('GET', '/api/vscode/url', undefined, false)).json).toEqual({ url: null });
+    // The working directory is the sandbox workspace's own.
+    expect(
+      (await client.rest('GET', `/api/conversations/${conversationId}`, undefined, false)).json,
+    ).toMatchObject({
+      workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' },
+    });
     // Both OpenAPI documents describe it: the service's V1 section, and the endpoint's own document.
     const serviceDocument = (await service.api('GET', '/api/openapi.json', { key: null })).json as {
       tags: { name: string; description: string }[];

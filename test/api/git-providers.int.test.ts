@@ -59,9 +59,9 @@ describe('git-provider tokens (/api/add-git-providers, /api/unset-provider-token
     expect(svc.service.context.providerTokens.list()).toEqual([
       { provider: 'github', host: null, user_id: '4242', verified: 1 },
     ]);
-    svc.service.context.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    svc.service.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     expect(valuesFoundInFiles(svc.dataDir, [GITHUB_TOKEN])).toEqual([]);
-    expect(path.basename(svc.service.context.db.file)).toBe('dockhand.db');
+    expect(path.basename(svc.service.db.file)).toBe('dockhand.db');
   });
 
   it('takes a blank host ("" or null) as the default host, as the OpenHands web UI sends it', async () => {

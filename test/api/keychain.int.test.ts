@@ -10,6 +10,7 @@ import { valuesFoundInFiles } from '../support/data-folder';
 import { clearKeychain, keychainItems, probeKeychain } from '../support/keychain';
 import { freePort } from '../support/ports';
 import { PrivateKeyring, privateKeyringSkipReason } from '../support/private-keyring';
+import { requiredInCi } from '../support/required-in-ci';
 import { rawRequest, startTestService, type TestResponse, type TestService } from '../support/service';
 
 const probe = await probeKeychain();
@@ -19,13 +20,17 @@ function outcome(response: TestResponse) {
   return { status: response.status, body: response.json };
 }
 
-function onPath(program: string): boolean {
-  try {
-    execFileSync('which', [program], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+/** Why a keyring daemon on a session bus of its own cannot run here, or null; with `CI` set, throws instead. */
+function sessionKeyringSkipReason(): string | null {
+  const missing = ['dbus-run-session', 'gnome-keyring-daemon'].find((program) => {
+    try {
+      execFileSync('which', [program], { stdio: 'ignore' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return requiredInCi('A keyring daemon on a D-Bus session', missing ? `${missing} is not installed` : null);
 }
 
 describe.skipIf(!probe.usable)('the real OS keychain', () => {
@@ -75,7 +80,7 @@ describe.skipIf(!probe.usable)('the real OS keychain', () => {
     expect((await svc.api('DELETE', '/api/secrets/MY_TOKEN')).status).toBe(200);
     expect(await keychainItems()).toEqual({ 'session-api-key': svc.key });
 
-    svc.service.context.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    svc.service.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     expect(valuesFoundInFiles(svc.dataDir, [svc.key, llmKey, secretValue])).toEqual([]);
   });
 
@@ -230,21 +235,24 @@ describe('dockhand serve with a real broken keychain', () => {
     await expectNamedStateAnd503(cli.port, cli.key, dataDir, 'no_session_bus', 'Cannot autolaunch D-Bus');
   });
 
-  const canRunKeyring = onPath('dbus-run-session') && onPath('gnome-keyring-daemon');
-  if (!canRunKeyring)
-    console.warn(
-      'Skipping the locked-keyring test: dbus-run-session or gnome-keyring-daemon is not installed',
-    );
+  const noSessionKeyring = sessionKeyringSkipReason();
+  if (noSessionKeyring) console.warn(`Skipping the locked-keyring test: ${noSessionKeyring}`);
 
-  it.skipIf(!canRunKeyring)('with a keyring daemon but no unlocked login keyring: locked, 503', async () => {
-    const dataDir = path.join(root, 'locked');
-    const home = mkdtempSync(path.join(root, 'home-'));
-    const port = await freePort();
-    // A fresh session bus whose keyring daemon starts on demand, with no login keyring to store into.
-    const env = cliEnv({ HOME: home, DBUS_SESSION_BUS_ADDRESS: undefined, DISPLAY: undefined });
-    cli = await startServe(['--data-dir', dataDir, '--port', String(port)], env, ['dbus-run-session', '--']);
-    await expectNamedStateAnd503(cli.port, cli.key, dataDir, 'locked', 'collection/login');
-  });
+  it.skipIf(noSessionKeyring !== null)(
+    'with a keyring daemon but no unlocked login keyring: locked, 503',
+    async () => {
+      const dataDir = path.join(root, 'locked');
+      const home = mkdtempSync(path.join(root, 'home-'));
+      const port = await freePort();
+      // A fresh session bus whose keyring daemon starts on demand, with no login keyring to store into.
+      const env = cliEnv({ HOME: home, DBUS_SESSION_BUS_ADDRESS: undefined, DISPLAY: undefined });
+      cli = await startServe(['--data-dir', dataDir, '--port', String(port)], env, [
+        'dbus-run-session',
+        '--',
+      ]);
+      await expectNamedStateAnd503(cli.port, cli.key, dataDir, 'locked', 'collection/login');
+    },
+  );
 
   const noPrivateKeyring = privateKeyringSkipReason();
   if (noPrivateKeyring) console.warn(`Skipping the private-keyring tests: ${noPrivateKeyring}`);

@@ -48,6 +48,9 @@ describe.skipIf(!linux)('a service given its own LLM factory', () => {
   });
 
   it("makes each conversation's model client with it: the agent's replies and the title come from it", async () => {
+    // What the other test's check made and asked before this one ran is not this conversation's.
+    const made = configs.length;
+    const asked = requests.length;
     const created = await service.api('POST', '/api/conversations', {
       body: { initial_user_msg: 'Say hello' },
     });
@@ -62,11 +65,10 @@ describe.skipIf(!linux)('a service given its own LLM factory', () => {
       (e) => e.source === 'agent' && e.action === 'message',
     );
     expect(replies.map((e) => e.message)).toEqual(['Injected reply']);
-    expect(configs).toHaveLength(1);
-    expect(configs[0]).toMatchObject({ model: 'openai/gpt-4o', apiKey: 'sk-injected', baseUrl: null });
-    expect(JSON.stringify(requests.find((r) => !r.system.includes('[dockhand:title]'))?.messages)).toContain(
-      'Say hello',
-    );
+    expect(configs.slice(made)).toHaveLength(1);
+    expect(configs[made]).toMatchObject({ model: 'openai/gpt-4o', apiKey: 'sk-injected', baseUrl: null });
+    const conversationRequests = requests.slice(asked).filter((r) => !r.system.includes('[dockhand:title]'));
+    expect(JSON.stringify(conversationRequests[0]?.messages)).toContain('Say hello');
   });
 
   it('checks a model configuration with a client of its own', async () => {

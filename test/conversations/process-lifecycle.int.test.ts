@@ -6,7 +6,7 @@ import { MemorySecretStore } from '../../src/service/secrets/memory-store';
 import type { V0Event } from '../../src/shared/api/events';
 import { conversationEvents, conversationInfo, useScriptedModel } from '../sandbox/support';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
-import { startTestService, tempDataDir, type TestService } from '../support/service';
+import { rawRequest, startTestService, tempDataDir, type TestService } from '../support/service';
 import { until } from '../support/until';
 
 // No Docker at all: the engine address names a socket that does not exist, before the service reads it.
@@ -74,6 +74,18 @@ describe.skipIf(!linux)('a conversation through its lifecycle on a process sandb
     const sandboxId = String(ready.sandbox_id);
     const folder = path.join(dataDir, 'workspaces', sandboxId);
     expect(readFileSync(path.join(folder, 'project', 'note.txt'), 'utf8')).toBe('started\n');
+    // The sandbox's agent-server endpoint reports the workspace's own working directory: a folder here.
+    const sandbox = (await api.api('GET', `/api/v1/sandboxes/${sandboxId}`)).json as {
+      exposed_urls: { name: string; port: number }[];
+      session_api_key: string;
+    };
+    const endpoint = sandbox.exposed_urls.find((url) => url.name === 'AGENT_SERVER');
+    const agentInfo = await rawRequest(Number(endpoint?.port), 'GET', `/api/conversations/${id}`, {
+      key: sandbox.session_api_key,
+    });
+    expect(agentInfo.json).toMatchObject({
+      workspace: { kind: 'LocalWorkspace', working_dir: path.join(folder, 'project') },
+    });
     expect((await conversationEvents(api, id)).find((e) => e.observation === 'run')?.content).toMatch(
       /^started\n/,
     );

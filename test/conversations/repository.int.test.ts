@@ -42,6 +42,9 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
     });
     service = await startSandboxService(repositories.serviceConfig, { network: 'host' });
     await useScriptedModel(service, llm);
+    // Every test runs with the token stored, whatever ran before it.
+    const stored = await repositories.storeToken(service);
+    expect(stored.json).toEqual({ message: 'Git providers stored', unverified_providers: [] });
   });
 
   afterAll(async () => {
@@ -56,8 +59,6 @@ describe.skipIf(skip !== null)('a conversation on a private repository', () => {
   });
 
   it('clones the branch, lets the agent fix the code and run the tests, and keeps the token out of everything', async () => {
-    const stored = await repositories.storeToken(service);
-    expect(stored.json).toEqual({ message: 'Git providers stored', unverified_providers: [] });
     llm.push(
       {
         toolCalls: [

@@ -48,6 +48,14 @@ describe.skipIf(skip !== null)(
     };
     const info = async (id: string) =>
       (await api('GET', `/api/conversations/${id}`)).json as Record<string, unknown>;
+    /** Every test saves the settings it runs with: the data folder, and so the settings, are shared. */
+    const useScriptedModel = (extra: Record<string, unknown>) =>
+      api('POST', '/api/settings', {
+        llm_model: 'openai/gpt-4o',
+        llm_api_key: 'sk-test',
+        llm_base_url: llm.baseUrl,
+        ...extra,
+      });
     const eventsOf = async (id: string) =>
       ((await api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] }).events;
 
@@ -76,11 +84,7 @@ describe.skipIf(skip !== null)(
         bash('call_sleep', 'sleep 30'),
       );
       await serve();
-      await api('POST', '/api/settings', {
-        llm_model: 'openai/gpt-4o',
-        llm_api_key: 'sk-test',
-        llm_base_url: llm.baseUrl,
-      });
+      await useScriptedModel({ confirmation_mode: false });
       const created = await api('POST', '/api/conversations', { initial_user_msg: 'set up, then wait' });
       expect(created.status).toBe(200);
       const id = (created.json as { conversation_id: string }).conversation_id;
@@ -100,7 +104,9 @@ describe.skipIf(skip !== null)(
 
       await serve();
       const listed = (await api('GET', '/api/conversations')).json as { results: Record<string, unknown>[] };
-      expect(listed.results.map((c) => [c.conversation_id, c.status])).toEqual([[id, 'STOPPED']]);
+      // Every conversation comes back STOPPED (the other test's too, when it ran first).
+      expect(listed.results.map((c) => [c.conversation_id, c.status])).toContainEqual([id, 'STOPPED']);
+      expect(listed.results.every((c) => c.status === 'STOPPED')).toBe(true);
       const history = await eventsOf(id);
       expect(history.map((e) => e.id)).toEqual(sleeping.map((e) => e.id));
       expect(history).toEqual(sleeping);
@@ -162,7 +168,7 @@ describe.skipIf(skip !== null)(
         text: 'Confirmed and done.',
       });
       await serve();
-      await api('POST', '/api/settings', { confirmation_mode: true, security_analyzer: 'rules' });
+      await useScriptedModel({ confirmation_mode: true, security_analyzer: 'rules' });
       const created = await api('POST', '/api/conversations', { initial_user_msg: 'touch it' });
       const id = (created.json as { conversation_id: string }).conversation_id;
       await until(

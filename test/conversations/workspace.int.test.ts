@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { TestService } from '../support/service';
-import { dockerSkipReason, execIn } from '../sandbox/support';
+import { conversationInfo, dockerSkipReason, execIn } from '../sandbox/support';
+import { until } from '../support/until';
 import { startWorkspaceConversation, type WorkspaceConversation } from './workspace-fixture';
 import { readZip } from './zip-reader';
 
@@ -18,6 +19,7 @@ const EDITS =
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+// Every test finds the workspace as the fixture and EDITS left it: a test that changes it puts it back.
 describe.skipIf(skip !== null)('conversation workspace routes with a Docker sandbox', () => {
   let workspace: WorkspaceConversation;
   let service: TestService;
@@ -160,6 +162,7 @@ describe.skipIf(skip !== null)('conversation workspace routes with a Docker sand
   });
 
   it('uploads files with their bytes unchanged, skipping those over 25 MiB', async () => {
+    onTestFinished(() => runAsUser('rm -f upload.bin trap.txt && ln -s /tmp/outside.txt trap.txt'));
     const binary = randomBytes(300_000);
     const response = await upload([
       { name: 'upload.bin', bytes: binary },
@@ -231,20 +234,23 @@ describe.skipIf(skip !== null)('conversation workspace routes with a Docker sand
     expect(entries.get('hello.txt')?.data.toString()).toBe('changed\n');
     expect(entries.get('src/keep.ts')?.data.toString()).toBe('keep\n');
     expect(entries.get('image.png')?.data).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1]));
-    expect(entries.get('trap.txt')?.data.toString()).toBe('uploaded');
-    expect(entries.get('etc-link')?.data.toString()).toBe('/etc');
-    expect((entries.get('etc-link')?.mode ?? 0) & 0o170000).toBe(0o120000);
+    for (const [link, target] of [
+      ['etc-link', '/etc'],
+      ['trap.txt', '/tmp/outside.txt'],
+    ] as const) {
+      expect(entries.get(link)?.data.toString()).toBe(target);
+      expect((entries.get(link)?.mode ?? 0) & 0o170000).toBe(0o120000);
+    }
     expect(entries.has('.git/HEAD')).toBe(true);
     expect(entries.has('src/')).toBe(true);
     expect([...entries.keys()].some((name) => name.startsWith('project/') || name.startsWith('/'))).toBe(
       false,
     );
-    const upload = (await execIn(sandboxId, `sha256sum ${W}/upload.bin`)).stdout.split(' ')[0];
-    expect(sha256(entries.get('upload.bin')?.data ?? Buffer.alloc(0))).toBe(upload);
   });
 
   it('answers 404 for git routes once the workspace is no git repository', async () => {
-    await runAsUser('rm -rf .git');
+    await runAsUser('mv .git ../git-aside');
+    onTestFinished(() => runAsUser('mv ../git-aside .git'));
     expect(await api('GET', '/git/changes')).toMatchObject({
       status: 404,
       json: { detail: 'Not a git repository' },
@@ -260,6 +266,14 @@ describe.skipIf(skip !== null)('conversation workspace routes with a Docker sand
       });
     }
     expect((await api('POST', '/stop')).status).toBe(200);
+    onTestFinished(async () => {
+      expect((await api('POST', '/start', { body: {} })).status).toBe(200);
+      await until(
+        () => conversationInfo(service, id),
+        (c) => c.status === 'RUNNING' && c.agent_state === 'stopped',
+        'the conversation to run again',
+      );
+    });
     const notRunning = { detail: `Sandbox for conversation ${id} is not running` };
     for (const path of [
       '/microagents',

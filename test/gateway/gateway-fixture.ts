@@ -46,7 +46,7 @@ export async function startGatewayFixture(options: {
   if (saved.status !== 200) throw new Error(`settings not saved: ${saved.status} ${saved.text}`);
   const gateway = service.service.gateway;
   const base = `http://127.0.0.1:${gateway.port}`;
-  const store = new ConversationStore(service.service.context.db);
+  const store = new ConversationStore(service.service.db);
   return {
     service,
     llm,

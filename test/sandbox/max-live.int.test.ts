@@ -6,8 +6,10 @@ import {
   dockerSkipReason,
   instanceId,
   removeLabelled,
+  startSandboxLayer,
   startSandboxService,
   statusOf,
+  type TestSandboxLayer,
 } from './support';
 
 const skipReason = await dockerSkipReason();
@@ -16,7 +18,11 @@ if (skipReason) console.warn(`Skipping the live-sandbox cap tests: ${skipReason}
 describe.skipIf(skipReason !== null)('max_live_sandboxes', () => {
   let service: TestService | undefined;
 
+  let layer: TestSandboxLayer | undefined;
+
   afterEach(async () => {
+    await layer?.close();
+    layer = undefined;
     if (!service) return;
     const label = `dev.dockhand.instance=${instanceId(service)}`;
     await service.close();
@@ -54,32 +60,26 @@ describe.skipIf(skipReason !== null)('max_live_sandboxes', () => {
   });
 
   it('answers 409 when no live sandbox is idle', async () => {
-    const api = await serviceWithCap(1);
-    const busy = await createSandbox(api);
-    api.service.context.sandboxes.setUsers({
-      isIdle: () => false,
-      release: async () => {},
-      resumed: () => {},
+    // The test stands in for the conversations: every sandbox is busy.
+    const started = await startSandboxLayer({
+      maxLive: 1,
+      users: { isIdle: () => false, release: async () => {}, resumed: () => {} },
     });
+    layer = started;
+    const { sandboxes, specs } = started.layer;
+    const busy = await sandboxes.settled((await sandboxes.create(specs.default())).id);
+    expect(busy.status).toBe('RUNNING');
 
-    const refused = await api.api('POST', '/api/v1/sandboxes');
-    expect(refused).toMatchObject({
-      status: 409,
-      json: { detail: 'Too many live sandboxes (1). Pause or delete one and retry.' },
-    });
-    expect(await statusOf(api, busy.id)).toBe('RUNNING');
-    const listed = (await api.api('GET', '/api/v1/sandboxes/search')).json as { items: unknown[] };
-    expect(listed.items).toHaveLength(1);
+    const tooMany = { status: 409, message: 'Too many live sandboxes (1). Pause or delete one and retry.' };
+    await expect(sandboxes.create(specs.default())).rejects.toMatchObject(tooMany);
+    expect(sandboxes.get(busy.id).status).toBe('RUNNING');
+    expect(sandboxes.search({ limit: 10 }).items).toHaveLength(1);
 
     // Paused by hand, the sandbox frees its place; resuming it while another runs is refused.
-    expect((await api.api('POST', `/api/v1/sandboxes/${busy.id}/pause`)).status).toBe(200);
-    const other = await createSandbox(api);
+    await sandboxes.pause(busy.id);
+    const other = await sandboxes.settled((await sandboxes.create(specs.default())).id);
     expect(other.status).toBe('RUNNING');
-    const resume = await api.api('POST', `/api/v1/sandboxes/${busy.id}/resume`);
-    expect(resume).toMatchObject({
-      status: 409,
-      json: { detail: 'Too many live sandboxes (1). Pause or delete one and retry.' },
-    });
-    expect(await statusOf(api, busy.id)).toBe('PAUSED');
+    await expect(sandboxes.resume(busy.id)).rejects.toMatchObject(tooMany);
+    expect(sandboxes.get(busy.id).status).toBe('PAUSED');
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxInfo } from '../../src/shared/api/sandboxes';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
-import { startSandboxService } from './support';
+import { startSandboxLayer, startSandboxService, type TestSandboxLayer } from './support';
 
 /** The state letter of /proc/<pid>/stat: S sleeping, T stopped, ... */
 function processState(pid: number): string {
@@ -98,21 +98,25 @@ describe.skipIf(process.platform !== 'linux')('process sandboxes', () => {
 });
 
 describe('idle pausing', () => {
-  let service: TestService | undefined;
+  let started: TestSandboxLayer | undefined;
 
   afterAll(async () => {
-    await service?.close();
+    await started?.close();
   });
 
   it('pauses a RUNNING sandbox left unused longer than the idle time, unless its conversations are busy', async () => {
-    service = await startSandboxService({}, { provider: 'process', idlePauseSeconds: 1 });
-    const sandboxes = service.service.context.sandboxes;
-    const spec = service.service.context.sandboxSpecs.default();
-    const busyOne = await sandboxes.settled((await sandboxes.create(spec)).id);
-    const idleOne = await sandboxes.settled((await sandboxes.create(spec)).id);
+    let idleOne = '';
+    // The test stands in for the conversations: only `idleOne`'s are idle.
+    started = await startSandboxLayer({
+      maxLive: 5,
+      sandbox: { provider: 'process', idlePauseSeconds: 1 },
+      users: { isIdle: (id) => id === idleOne, release: async () => {}, resumed: () => {} },
+    });
+    const { sandboxes, specs } = started.layer;
+    const busyOne = await sandboxes.settled((await sandboxes.create(specs.default())).id);
+    idleOne = (await sandboxes.settled((await sandboxes.create(specs.default())).id)).id;
     // The busy one is the least recently used, so the check (every second) meets it first and skips it.
-    sandboxes.setUsers({ isIdle: (id) => id === idleOne.id, release: async () => {}, resumed: () => {} });
-    await expect.poll(() => sandboxes.get(idleOne.id).status, { timeout: 30_000 }).toBe('PAUSED');
+    await expect.poll(() => sandboxes.get(idleOne).status, { timeout: 30_000 }).toBe('PAUSED');
     expect(sandboxes.get(busyOne.id).status).toBe('RUNNING');
   });
 });

@@ -1,12 +1,19 @@
+import { rmSync } from 'node:fs';
 import Docker from 'dockerode';
+import pino from 'pino';
 import { expect } from 'vitest';
+import { MemorySecretStore } from '../../src/service/secrets/memory-store';
+import { SessionKey } from '../../src/service/secrets/session-key';
+import { createSandboxLayer, type SandboxLayer } from '../../src/service/sandbox/sandbox-layer';
+import type { SandboxUsers } from '../../src/service/sandbox/sandbox-service';
+import { type Db, openDatabase } from '../../src/service/storage/database';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import type { SandboxConfig } from '../../src/service/sandbox/sandbox-config';
 import type { ServiceConfig } from '../../src/service/config';
 import type { V0Event } from '../../src/shared/api/events';
 import type { SandboxInfo, SandboxStatus } from '../../src/shared/api/sandboxes';
 import type { ScriptedLlm } from '../support/scripted-llm';
-import { startTestService, type TestService } from '../support/service';
+import { startTestService, tempDataDir, type TestService } from '../support/service';
 import { dockerUnavailableReason } from '../support/test-sandboxes';
 import { until } from '../support/until';
 
@@ -56,12 +63,69 @@ export function startSandboxService(
   return startTestService({ ...config, sandbox: { ...TEST_SANDBOX, ...sandbox } });
 }
 
+export interface TestSandboxLayer {
+  layer: SandboxLayer;
+  /** Stops the layer, removes what it labelled and its data folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox layer alone, as createService builds it, on its own data folder, with the test standing in for
+ * the conversations on the sandboxes (`users`: which are idle, what a pause or delete stops).
+ */
+export async function startSandboxLayer(options: {
+  users: SandboxUsers;
+  maxLive: number;
+  sandbox?: Partial<SandboxConfig>;
+}): Promise<TestSandboxLayer> {
+  const dataDir = tempDataDir();
+  const db = openDatabase(dataDir);
+  const logger = pino({ level: 'silent' });
+  const layer = createSandboxLayer({
+    dataDir,
+    db,
+    settings: () => ({
+      provider: null,
+      warmPool: 0,
+      maxLive: options.maxLive,
+      runtimeImage: null,
+      baseImage: null,
+    }),
+    sessionKey: await SessionKey.load({ store: new MemorySecretStore(), dataDir, logger }),
+    logger,
+    version: 'test',
+    startedAt: new Date(),
+    environment: process.env,
+    config: { ...TEST_SANDBOX, ...options.sandbox },
+    users: options.users,
+    agentServerUrls: () => [],
+  });
+  await layer.start();
+  const label = `dev.dockhand.instance=${instanceIdIn(db)}`;
+  return {
+    layer,
+    close: async () => {
+      try {
+        await layer.sandboxes.close();
+        await removeLabelled(label);
+      } finally {
+        db.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function instanceIdIn(db: Db): string {
+  const row = db.prepare("SELECT value FROM service_meta WHERE key = 'instance_id'").get() as {
+    value: string;
+  };
+  return row.value;
+}
+
 /** The install id that labels a service's containers and volumes. */
 export function instanceId(service: TestService): string {
-  const row = service.service.context.db
-    .prepare("SELECT value FROM service_meta WHERE key = 'instance_id'")
-    .get() as { value: string };
-  return row.value;
+  return instanceIdIn(service.service.db);
 }
 
 /** Removes every container (with its anonymous volumes) and named volume carrying `label` (`key=value`). */

@@ -55,7 +55,7 @@ export async function startFuzzTarget(hugeString: number): Promise<FuzzTarget> {
     sandbox: { provider: 'docker', idlePauseSeconds: 0 },
     rateLimitPerSecond: 1_000_000,
   });
-  new ConversationStore(service.service.context.db).insert(
+  new ConversationStore(service.service.db).insert(
     blankConversation(FUZZ_CONVERSATION, { title: 'Fuzz', titleIsCustom: true }),
   );
   await service.api('POST', '/api/secrets', { body: { name: FUZZ_SECRET, value: 'fuzz-value' } });

@@ -134,12 +134,12 @@ describe('MCP secrets live in the keychain', () => {
     expect(sqliteFiles(dataDir)).toContain(ENV_TOKEN);
 
     service = await startTestService({ realKeychain: true, dataDir });
-    const row = service.service.context.db.prepare('SELECT data FROM settings WHERE id = 1').get() as {
+    const row = service.service.db.prepare('SELECT data FROM settings WHERE id = 1').get() as {
       data: string;
     };
     expect(row.data).not.toContain(ENV_TOKEN);
     expect(row.data).not.toContain(API_KEY);
-    service.service.context.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    service.service.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     expect(sqliteFiles(dataDir)).not.toContain(ENV_TOKEN);
     expect(await service.service.context.settings.mcpConfig()).toEqual(MCP_CONFIG);
     const shown = (await service.api('GET', '/api/settings')).json as { mcp_config: typeof MCP_CONFIG };

@@ -1,6 +1,5 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EditHistory } from '../../src/service/agent/tools/str-replace-editor/edit-history';
 import { Editor, type EditorFiles } from '../../src/service/agent/tools/str-replace-editor/editor';
 import type { SandboxWorkspace } from '../../src/service/sandbox/sandbox-workspace';
 import { WORKING_DIR } from '../../src/service/sandbox/sandbox-specs';
@@ -229,11 +228,7 @@ describe.skipIf(dockerSkip !== null)('reading a sandbox file of several GiB', ()
         return info;
       },
     };
-    const editor = new Editor(
-      files,
-      new EditHistory(service.service.context.db, conversationId),
-      () => WORKING_DIR,
-    );
+    const editor = new Editor(files, service.service.context.editHistory(conversationId), () => WORKING_DIR);
     const { result, baseline, peak } = await measured("the editor's view", () =>
       editor.run({ command: 'view', path: file }),
     );

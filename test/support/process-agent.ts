@@ -1,5 +1,6 @@
 import { createAgent, type Agent } from '../../src/service/agent/create-agent';
 import { createLlmClient } from '../../src/service/agent/llm/llm-client';
+import { EditHistory } from '../../src/service/agent/tools/str-replace-editor/edit-history';
 import type { ModelProbes } from '../../src/service/agent/llm/model-probes';
 import type { LlmTiming } from '../../src/service/agent/llm/retry-policy';
 import type { StatusUpdate } from '../../src/service/agent/agent-loop';
@@ -35,7 +36,7 @@ export function processAgent(options: ProcessAgentOptions): Agent {
   const { root } = options;
   return createAgent(
     {
-      db: options.db,
+      editHistory: (conversationId) => new EditHistory(options.db, conversationId),
       dataDir: root,
       version: 'test',
       masker: new SecretMasker([]),

@@ -11,7 +11,8 @@ export function requiredInCi(what: string, reason: string | null): string | null
   return reason;
 }
 
-function onCi(): boolean {
+/** Whether this is a CI run: `CI` set to anything but empty, `0` or `false`. */
+export function onCi(): boolean {
   const value = process.env.CI?.trim().toLowerCase();
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }

@@ -8,13 +8,12 @@ import type {
 } from '../../shared/api/agent-server';
 import type { ServiceContext } from '../context';
 import { EXECUTION_STATUS } from '../conversations/app-conversations';
-import { ConversationMetricsReader } from '../conversations/conversation-metrics';
+import type { ConversationMetricsReader } from '../conversations/conversation-metrics';
 import type { ConversationService } from '../conversations/conversation-service';
 import type { ConversationRecord, ConversationStore } from '../conversations/conversation-store';
-import { type ConversationWorkspace, WorkspaceAccess } from '../conversations/workspace-access';
+import type { ConversationWorkspace, WorkspaceAccess } from '../conversations/workspace-access';
 import type { EventLog } from '../events/event-log';
 import { httpError } from '../http/errors';
-import { WORKING_DIR } from '../sandbox/sandbox-specs';
 import { sdkEvents } from './sdk-events';
 
 /** What every sandbox's endpoint reaches: the conversations, their events and workspaces. */
@@ -23,6 +22,8 @@ export interface AgentServerDeps {
   conversations: ConversationService;
   store: ConversationStore;
   events: EventLog;
+  workspaces: WorkspaceAccess;
+  metrics: ConversationMetricsReader;
 }
 
 export type AgentInfo = z.infer<typeof AgentServerConversationInfo>;
@@ -44,18 +45,15 @@ export function messageParts(message: SdkMessage): { text: string; images: strin
  * sandbox is unknown here (404), as it would be on that sandbox's own agent server.
  */
 export class SandboxConversations {
-  private readonly workspaces: WorkspaceAccess;
-  private readonly metrics: ConversationMetricsReader;
+  /** The sandbox's working directory, as its workspace reports it (it never changes). */
+  private workingDir: Promise<string> | null = null;
 
   constructor(
     private readonly deps: AgentServerDeps,
     readonly sandboxId: string,
     /** Hands a websocket handshake for `id` to the events socket (the endpoint holds the raw socket). */
     readonly openSocket: (id: string, query: z.infer<typeof EventsSocketQuery>, req: IncomingMessage) => void,
-  ) {
-    this.workspaces = new WorkspaceAccess(deps.ctx, deps.conversations);
-    this.metrics = new ConversationMetricsReader(deps.ctx, deps.conversations);
-  }
+  ) {}
 
   conversation(id: string): ConversationRecord {
     const record = this.deps.store.get(id);
@@ -63,14 +61,14 @@ export class SandboxConversations {
     return record;
   }
 
-  info(id: string): AgentInfo {
+  async info(id: string): Promise<AgentInfo> {
     const record = this.conversation(id);
+    const workingDir = await this.sandboxWorkingDir();
     const settings = this.deps.ctx.settings.stored();
-    const agentState = this.deps.conversations.info(record).agent_state;
     return {
       id: record.id,
       title: record.title,
-      execution_status: (agentState && EXECUTION_STATUS[agentState]) || 'idle',
+      execution_status: this.executionStatus(id),
       confirmation_policy: {
         kind: !settings?.confirmation_mode
           ? 'NeverConfirm'
@@ -78,11 +76,16 @@ export class SandboxConversations {
             ? 'ConfirmRisky'
             : 'AlwaysConfirm',
       },
-      workspace: { kind: 'LocalWorkspace', working_dir: WORKING_DIR },
+      workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
       created_at: record.createdAt,
       updated_at: record.lastUpdatedAt,
-      metrics: this.metrics.of([record])[0] ?? null,
+      metrics: this.deps.metrics.of([record])[0] ?? null,
     };
+  }
+
+  executionStatus(id: string): AgentInfo['execution_status'] {
+    const agentState = this.deps.conversations.info(this.conversation(id)).agent_state;
+    return (agentState && EXECUTION_STATUS[agentState]) || 'idle';
   }
 
   /** The conversation's events in the SDK schema, oldest first. */
@@ -118,7 +121,7 @@ export class SandboxConversations {
       .bySandbox(this.sandboxId)
       .find((id) => this.deps.store.get(id)?.status !== 'STOPPED');
     if (!running) throw httpError(409, `No conversation runs in sandbox ${this.sandboxId}`);
-    return this.workspaces.open(running);
+    return this.deps.workspaces.open(running);
   }
 
   /**
@@ -129,5 +132,17 @@ export class SandboxConversations {
     const workspace = await this.workspace();
     const { workspaceDir } = await this.deps.ctx.sandboxes.workspace(this.sandboxId);
     return { ...workspace, workingDir: workspaceDir };
+  }
+
+  /** A process sandbox's working directory is a folder of this computer, not `/workspace/project`. */
+  private sandboxWorkingDir(): Promise<string> {
+    this.workingDir ??= this.deps.ctx.sandboxes.workspace(this.sandboxId).then(
+      (workspace) => workspace.workingDir,
+      (error: unknown) => {
+        this.workingDir = null; // Not RUNNING now: asked again next time.
+        throw error;
+      },
+    );
+    return this.workingDir;
   }
 }

@@ -327,7 +327,7 @@ export function agentServerRoutes(backend: SandboxConversations): RouteSpec[] {
       params: ConversationPath,
       responses: { 200: { description: 'Running', schema: Success }, 404: NOT_FOUND, 409: CONFLICT },
       handler: async ({ params }) => {
-        if (backend.info(params.id).execution_status === 'running') {
+        if (backend.executionStatus(params.id) === 'running') {
           throw httpError(409, 'Conversation already running. Wait for completion or pause first.');
         }
         await backend.changeState(params.id, 'running');

@@ -11,6 +11,7 @@ import { ShellSession } from '../sandbox/shell/shell-session';
 import { MemorySecretStore } from '../secrets/memory-store';
 import type { SettingsUpdate } from '../../shared/api/settings';
 import { openDatabase, type Db } from '../storage/database';
+import { EditHistory } from './tools/str-replace-editor/edit-history';
 import type { SavedAgentState } from './agent-state-store';
 import { createAgent, type AgentOptions } from './create-agent';
 import type { LlmClientConfig, LlmFactory, LlmResponse } from './llm/llm-types';
@@ -115,7 +116,7 @@ describe('createAgent', () => {
       saveState: (state) => void saved.push(state),
     };
     const ctx = {
-      db,
+      editHistory: (conversationId: string) => new EditHistory(db, conversationId),
       dataDir: root,
       version: '9.9.9',
       masker: new SecretMasker(['sk-live-123']),

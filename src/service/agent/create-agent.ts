@@ -17,7 +17,6 @@ import { contextWindowOf } from './llm/model-table';
 import systemPrompt from './prompts/system-prompt.md?raw';
 import { DEFAULT_MAX_ITERATIONS } from './step-budget';
 import { generateTitle } from './title';
-import { EditHistory } from './tools/str-replace-editor/edit-history';
 import { Editor, type EditorFiles } from './tools/str-replace-editor/editor';
 import { ToolRegistry } from './tools/registry';
 import { TaskList } from './tools/task-list';
@@ -104,7 +103,10 @@ function localModelFor(
  * Events and the saved state go through the service's masker.
  */
 export function createAgent(
-  ctx: Pick<ServiceContext, 'db' | 'dataDir' | 'version' | 'masker' | 'secrets' | 'llmFactory' | 'limits'> &
+  ctx: Pick<
+    ServiceContext,
+    'editHistory' | 'dataDir' | 'version' | 'masker' | 'secrets' | 'llmFactory' | 'limits'
+  > &
     Partial<Pick<ServiceContext, 'settings'>>,
   options: AgentOptions,
 ): Agent {
@@ -130,7 +132,7 @@ export function createAgent(
       shell: options.workspace.shell,
       editor: new Editor(
         options.workspace.files,
-        new EditHistory(ctx.db, conversationId),
+        ctx.editHistory(conversationId),
         options.workspace.workingDir,
       ),
       tasks: new TaskList(path.join(ctx.dataDir, 'conversations', conversationId)),

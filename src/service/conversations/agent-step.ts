@@ -7,7 +7,6 @@ import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { McpStdioServer, Microagent } from '../microagents/microagent';
 import type { AppPort } from '../microagents/workspace-context';
 import type { SandboxWorkspace } from '../sandbox/sandbox-workspace';
-import { AgentStateStore } from '../agent/agent-state-store';
 import { workspaceRecall } from './recall-step';
 import type { Workspace } from './sandbox-step';
 import { exposedCustomSecrets } from './sandbox-secrets';
@@ -79,7 +78,6 @@ export function buildAgent(
 ): Agent {
   const { ctx, record } = start;
   const { workspace, mcp } = inputs;
-  const agentStates = new AgentStateStore(ctx.db);
   return createAgent(ctx, {
     conversationId: record.id,
     events: start.events,
@@ -100,7 +98,7 @@ export function buildAgent(
       return workspace.shell.interrupt();
     },
     onStatus: (update) => start.status(update),
-    saveState: (state) => agentStates.save(record.id, state),
+    saveState: (state) => ctx.agentStates.save(record.id, state),
   });
 }
 

@@ -1,12 +1,14 @@
 import type { ConversationMetrics } from '../../shared/api/app-conversations';
-import { AgentStateStore } from '../agent/agent-state-store';
 import type { BudgetState } from '../agent/step-budget';
 import type { ServiceContext } from '../context';
 import type { ConversationService } from './conversation-service';
 import type { ConversationRecord } from './conversation-store';
 
 /** The model a conversation asks: its own, else the one of the settings. */
-export function conversationModel(ctx: ServiceContext, record: ConversationRecord): string | null {
+export function conversationModel(
+  ctx: Pick<ServiceContext, 'settings'>,
+  record: ConversationRecord,
+): string | null {
   return record.llmModel ?? ctx.settings.stored()?.llm_model ?? null;
 }
 
@@ -37,19 +39,15 @@ export function metricsSnapshot(model: string, budget: BudgetState | null): Conv
 
 /** The metrics of conversations: the running agent's budget, else the saved one (one query for a page). */
 export class ConversationMetricsReader {
-  private readonly saved: AgentStateStore;
-
   constructor(
-    private readonly ctx: ServiceContext,
+    private readonly ctx: Pick<ServiceContext, 'settings' | 'agentStates'>,
     private readonly conversations: ConversationService,
-  ) {
-    this.saved = new AgentStateStore(ctx.db);
-  }
+  ) {}
 
   /** The metrics of each record, in the same order. */
   of(records: ConversationRecord[]): (ConversationMetrics | null)[] {
     const running = new Map(records.map((r) => [r.id, this.conversations.liveUsage(r.id)]));
-    const saved = this.saved.loadMany(records.filter((r) => !running.get(r.id)).map((r) => r.id));
+    const saved = this.ctx.agentStates.loadMany(records.filter((r) => !running.get(r.id)).map((r) => r.id));
     return records.map((record) => {
       const live = running.get(record.id);
       if (live) return metricsSnapshot(live.model, live.budget);

@@ -1,6 +1,6 @@
 import { START_STAGES, type StartFailureInfo, type StartStage } from '../../shared/api/start-stage';
 import type { AgentLoop, StatusUpdate } from '../agent/agent-loop';
-import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
+import type { SavedAgentState } from '../agent/agent-state-store';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
 import type { ConversationRecord } from './conversation-store';
@@ -27,7 +27,6 @@ export class ConversationRuntime {
   private agent: AgentLoop | null = null;
   private readonly closing = new AbortController();
   private titler: ((message: string) => Promise<string | null>) | null = null;
-  private readonly agentStates: AgentStateStore;
   /** The agent's state before the service restarted (null for a conversation that never ran). */
   private saved: SavedAgentState | null = null;
   private readonly opened: Opened = {
@@ -45,7 +44,6 @@ export class ConversationRuntime {
     private readonly record: ConversationRecord,
     private readonly hooks: RuntimeHooks,
   ) {
-    this.agentStates = new AgentStateStore(ctx.db);
     this.progress = new StageProgress(START_STAGES, (stage) => hooks.stage({ stage }));
   }
 
@@ -64,7 +62,7 @@ export class ConversationRuntime {
 
   /** Runs the start plan until the agent may think; the rest goes on (`workspaceReady()`). */
   async start(): Promise<void> {
-    this.saved = this.agentStates.load(this.record.id);
+    this.saved = this.ctx.agentStates.load(this.record.id);
     this.run = runStart(
       startPlan(this.startContext(), this.opened),
       (stage) => this.progress.reach(stage),

@@ -16,6 +16,7 @@ import type { EventLog } from '../events/event-log';
 import { HttpError, httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
+import type { SandboxUsers } from '../sandbox/sandbox-service';
 import { sandboxSecretNames } from './sandbox-secrets';
 import { sandboxKey } from '../secrets/sandbox-key';
 import { DEFAULTS } from '../settings/settings-service';
@@ -25,7 +26,7 @@ import { RUNTIME_STATUS, runtimeStatusOf, statusUpdateOf } from './start-status'
 import type { StartStage } from '../../shared/api/start-stage';
 import { conversationState } from '../../shared/conversation-state';
 import { ChangedFiles } from './changed-files';
-import { WorkspaceAccess } from './workspace-access';
+import type { WorkspaceAccess } from './workspace-access';
 import { IdleStop } from './idle-stop';
 import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
 import { assertImagesSupported, ImagesNotSupportedError } from '../agent/images';
@@ -111,9 +112,9 @@ export class ConversationService {
     private readonly ctx: ServiceContext,
     private readonly events: EventLog,
     private readonly store: ConversationStore,
+    workspaces: WorkspaceAccess,
   ) {
     this.statuses.setMaxListeners(0);
-    const workspaces = new WorkspaceAccess(ctx, this);
     this.changedFiles = new ChangedFiles((id) => workspaces.open(id), ctx.logger);
     this.idleStop = new IdleStop({
       idleSeconds: ctx.limits.idleSeconds,
@@ -123,31 +124,33 @@ export class ConversationService {
     });
   }
 
-  /** After a restart every conversation is STOPPED; the sandbox layer asks before pausing a busy sandbox. */
+  /** The conversations' side of their sandboxes: the sandbox layer asks before pausing a busy sandbox. */
+  readonly sandboxUsers: SandboxUsers = {
+    isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
+    release: async (sandboxId, reason) => {
+      const ids = this.store.bySandbox(sandboxId);
+      const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
+      if (reason === 'pause')
+        this.stoppedByPause.set(
+          sandboxId,
+          ids.filter((_, i) => wasRunning[i]),
+        );
+      else this.stoppedByPause.delete(sandboxId);
+    },
+    resumed: (sandboxId) => {
+      const ids = this.stoppedByPause.get(sandboxId) ?? [];
+      this.stoppedByPause.delete(sandboxId);
+      for (const id of ids) {
+        this.start(id).catch((error: unknown) =>
+          this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
+        );
+      }
+    },
+  };
+
+  /** After a restart every conversation is STOPPED. */
   init(): void {
     this.store.stopAll(new Date().toISOString());
-    this.ctx.sandboxes.setUsers({
-      isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
-      release: async (sandboxId, reason) => {
-        const ids = this.store.bySandbox(sandboxId);
-        const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
-        if (reason === 'pause')
-          this.stoppedByPause.set(
-            sandboxId,
-            ids.filter((_, i) => wasRunning[i]),
-          );
-        else this.stoppedByPause.delete(sandboxId);
-      },
-      resumed: (sandboxId) => {
-        const ids = this.stoppedByPause.get(sandboxId) ?? [];
-        this.stoppedByPause.delete(sandboxId);
-        for (const id of ids) {
-          this.start(id).catch((error: unknown) =>
-            this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
-          );
-        }
-      },
-    });
     this.idleStop.start();
   }
 

@@ -152,7 +152,7 @@ async function copyLocal(
   const { target } = workspace;
   const copy = await copyLocalRepository({
     conversationId: start.record.id,
-    dataDir: start.ctx.dataDir,
+    store: start.ctx.localRepositories,
     repository,
     branch: start.record.selectedBranch,
     sandbox: gitSandbox(target),

@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
 import { isRelativeWorkspacePath, OUTSIDE_WORKSPACE } from '../../shared/api/workspace';
-import type { ServiceContext } from '../context';
 import { httpError } from '../http/errors';
-import { LocalRepositoryStore } from '../local-repository/local-repository-store';
+import type { LocalRepositoryStore } from '../local-repository/local-repository-store';
 import { type Location, ValidationFailed } from '../http/validation';
 import type { SandboxFiles } from '../sandbox/files/sandbox-files';
+import type { SandboxService } from '../sandbox/sandbox-service';
 import type { SandboxExec } from '../sandbox/sandbox-workspace';
 import type { ConversationRecord } from './conversation-store';
 
@@ -43,23 +43,26 @@ export interface ConversationRecords {
 /** The conversations' workspaces: only while a conversation runs in a RUNNING sandbox. */
 export class WorkspaceAccess {
   constructor(
-    private readonly ctx: ServiceContext,
-    private readonly conversations: ConversationRecords,
+    private readonly deps: {
+      sandboxes: Pick<SandboxService, 'workspace' | 'find'>;
+      localRepositories: LocalRepositoryStore;
+      conversations: ConversationRecords;
+    },
   ) {}
 
   /** 404 for an unknown conversation; 409 unless it is running in a RUNNING sandbox. */
   async open(conversationId: string): Promise<ConversationWorkspace> {
-    const record = this.conversations.require(conversationId);
+    const record = this.deps.conversations.require(conversationId);
     const sandboxId = this.runningSandbox(record);
     if (!sandboxId) throw httpError(409, `Sandbox for conversation ${conversationId} is not running`);
-    const workspace = await this.ctx.sandboxes.workspace(sandboxId);
+    const workspace = await this.deps.sandboxes.workspace(sandboxId);
     const repository = record.selectedRepository;
     return {
       workingDir: workspace.workingDir,
       repositoryDir: repository
         ? posix.join(workspace.workingDir, repositoryFolder(repository))
         : workspace.workingDir,
-      reviewBase: (await new LocalRepositoryStore(this.ctx.dataDir).load(record.id))?.baseline_commit ?? null,
+      reviewBase: (await this.deps.localRepositories.load(record.id))?.baseline_commit ?? null,
       files: workspace.files,
       exec: (argv, options) => workspace.exec(argv, options),
       realpath: (path) => workspace.realpath(path),
@@ -68,8 +71,8 @@ export class WorkspaceAccess {
 
   /** `{"http://localhost:<port>": <port>}` for the app ports while the sandbox runs, else empty. */
   webHosts(conversationId: string): Record<string, number> {
-    const sandboxId = this.runningSandbox(this.conversations.require(conversationId));
-    const urls = sandboxId ? (this.ctx.sandboxes.find(sandboxId)?.exposed_urls ?? []) : [];
+    const sandboxId = this.runningSandbox(this.deps.conversations.require(conversationId));
+    const urls = sandboxId ? (this.deps.sandboxes.find(sandboxId)?.exposed_urls ?? []) : [];
     // The app ports only: the sandbox's agent-server endpoint is Dockhand's, not an app of the agent.
     const apps = urls.filter((url) => url.name !== 'AGENT_SERVER');
     return Object.fromEntries(apps.map((url) => [`http://localhost:${url.port}`, url.port]));
@@ -77,7 +80,7 @@ export class WorkspaceAccess {
 
   private runningSandbox(record: ConversationRecord): string | null {
     if (record.status === 'STOPPED' || !record.sandboxId) return null;
-    return this.ctx.sandboxes.find(record.sandboxId)?.status === 'RUNNING' ? record.sandboxId : null;
+    return this.deps.sandboxes.find(record.sandboxId)?.status === 'RUNNING' ? record.sandboxId : null;
   }
 }
 

@@ -6,16 +6,15 @@ import type {
   LocalRepositoryExportResult,
   LocalRepositoryInfo,
 } from '../../shared/api/local-repository';
-import type { ServiceContext } from '../context';
 import type { WorkspaceAccess } from '../conversations/workspace-access';
 import { gitIdentityEnv } from '../git/git-identity';
-import { gitIdentity } from '../settings/settings-service';
+import { gitIdentity, type SettingsService } from '../settings/settings-service';
 import { httpError } from '../http/errors';
 import { ValidationFailed } from '../http/validation';
 import { applyToWorkingTree } from './apply-to-tree';
 import { checked, exportWork } from './export-bundle';
 import { GitOutputTooLarge, hostGit, hostGitLine } from './host-git';
-import { LocalRepositoryStore } from './local-repository-store';
+import type { LocalRepositoryStore } from './local-repository-store';
 import { resolveLocalRepository } from './resolve-repository';
 
 const DEFAULT_MESSAGE = 'Work from a Dockhand conversation';
@@ -24,18 +23,18 @@ const DEFAULT_MESSAGE = 'Work from a Dockhand conversation';
 export class LocalRepositoryExport {
   /** Repositories with an export under way: one at a time each, so two cannot interleave their writes. */
   private readonly running = new Set<string>();
-  private readonly store: LocalRepositoryStore;
 
   constructor(
-    private readonly ctx: ServiceContext,
-    private readonly workspaces: WorkspaceAccess,
-  ) {
-    this.store = new LocalRepositoryStore(ctx.dataDir);
-  }
+    private readonly deps: {
+      settings: Pick<SettingsService, 'stored'>;
+      store: LocalRepositoryStore;
+      workspaces: WorkspaceAccess;
+    },
+  ) {}
 
   /** The conversation's local repository, else 404. */
   async info(conversationId: string): Promise<LocalRepositoryInfo> {
-    const info = await this.store.load(conversationId);
+    const info = await this.deps.store.load(conversationId);
     if (!info) throw httpError(404, `Conversation ${conversationId} has no repository of this machine`);
     return info;
   }
@@ -45,7 +44,7 @@ export class LocalRepositoryExport {
     request: LocalRepositoryExportRequest,
   ): Promise<LocalRepositoryExportResult> {
     const info = await this.info(conversationId);
-    const workspace = await this.workspaces.open(conversationId);
+    const workspace = await this.deps.workspaces.open(conversationId);
     if (this.running.has(info.repository)) {
       throw httpError(409, `An export to ${info.repository} is running; try again when it has finished`);
     }
@@ -60,7 +59,7 @@ export class LocalRepositoryExport {
       if (request.mode === 'branch') await this.checkNewBranch(repository.root, request.branch);
       const work = await exportWork(workspace, info, repository.commonDir, {
         message: (request.mode === 'branch' ? request.message : undefined) ?? DEFAULT_MESSAGE,
-        identity: gitIdentityEnv(gitIdentity(this.ctx.settings.stored())),
+        identity: gitIdentityEnv(gitIdentity(this.deps.settings.stored())),
         tempDir,
       });
       if (request.mode === 'apply') {

@@ -2,7 +2,7 @@ import { ValidationFailed } from '../http/validation';
 import type { GitSandbox } from '../git/git-sandbox';
 import type { FileSurvey, SandboxFiles, SurveyRoot } from '../sandbox/files/sandbox-files';
 import { copyDirectory, copyIntoSandbox, hasCopy, sandboxUser } from './copy-into-sandbox';
-import { LocalRepositoryStore } from './local-repository-store';
+import type { LocalRepositoryStore } from './local-repository-store';
 import { resolveLocalRepository } from './resolve-repository';
 
 const MB = 1024 * 1024;
@@ -11,7 +11,7 @@ const PROGRESS_FROM_BYTES = 20 * MB;
 
 export interface LocalCopyStep {
   conversationId: string;
-  dataDir: string;
+  store: LocalRepositoryStore;
   /** The repository's real path, as the conversation was created with it. */
   repository: string;
   branch: string | null;
@@ -48,7 +48,7 @@ export async function copyLocalRepository(step: LocalCopyStep): Promise<LocalCop
 }
 
 async function copy(step: LocalCopyStep): Promise<LocalCopy> {
-  const store = new LocalRepositoryStore(step.dataDir);
+  const { store } = step;
   const directory = copyDirectory(step.workingDir, step.repository);
   if ((await store.load(step.conversationId)) && (await hasCopy(step.sandbox, directory)))
     return { directory };

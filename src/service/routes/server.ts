@@ -13,9 +13,15 @@ const SERVICE: DocumentAbout = {
 /** Health, server information, the OpenAPI document and key rotation. */
 export function serverRoutes(
   ctx: ServiceContext,
-  allRoutes: () => RouteSpec[],
-  runningConversations: () => number,
+  about: {
+    startedAt: Date;
+    /** The Docker engine's state now, with its fix when it cannot be used. */
+    dockerStatus: () => Promise<ServerInfo['docker']>;
+    allRoutes: () => RouteSpec[];
+    runningConversations: () => number;
+  },
 ): RouteSpec[] {
+  const { allRoutes, runningConversations } = about;
   let openApi: unknown = null;
   return [
     defineRoute({
@@ -52,9 +58,9 @@ export function serverRoutes(
       summary: 'Version, uptime, Docker and keychain diagnostics',
       responses: { 200: { description: 'Server information', schema: ServerInfo } },
       handler: async () => ({
-        uptime: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
+        uptime: Math.round((Date.now() - about.startedAt.getTime()) / 1000),
         version: ctx.version,
-        docker: await ctx.docker.check(),
+        docker: await about.dockerStatus(),
         secret_storage: ctx.sessionKey.storage,
         keychain: ctx.secrets.status,
         running_conversations: runningConversations(),

@@ -3,16 +3,15 @@ import type { SessionKey } from '../secrets/session-key';
 import type { Db } from '../storage/database';
 import { DockerImages } from './docker/docker-images';
 import { DockerSandboxProvider, type ReadAheadRoots } from './docker/docker-provider';
-import { DockerConnection } from './docker/docker-status';
+import { type DockerAvailability, DockerConnection } from './docker/docker-status';
 import { hostBaseEnvironment } from './process/host-environment';
 import { SandboxProcesses } from './process/sandbox-processes';
 import { ProcessSandboxProvider } from './process/process-provider';
 import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
-import type { SandboxSettings } from './sandbox-models';
-import { SandboxService } from './sandbox-service';
+import type { ExposedUrl, SandboxSettings } from './sandbox-models';
+import { SandboxService, type SandboxUsers } from './sandbox-service';
 import { SandboxSpecs } from './sandbox-specs';
 import { SandboxStore } from './sandbox-store';
-import { WarmPool } from './warm-pool';
 
 export interface SandboxLayerOptions {
   dataDir: string;
@@ -29,10 +28,15 @@ export interface SandboxLayerOptions {
   config?: Partial<SandboxConfig>;
   /** What a new sandbox's first probe reads ahead for the start pipeline (nothing when not given). */
   readAheadRoots?: ReadAheadRoots;
+  /** The conversations on the sandboxes (see SandboxUsers). */
+  users: SandboxUsers;
+  /** The sandboxes' agent-server endpoints, reported among their exposed URLs. */
+  agentServerUrls: (sandboxId: string) => ExposedUrl[];
 }
 
 export interface SandboxLayer {
-  docker: DockerConnection;
+  /** The Docker engine's state now, with its fix when it cannot be used (for /server_info). */
+  dockerStatus(): Promise<DockerAvailability>;
   sandboxes: SandboxService;
   specs: SandboxSpecs;
   /** Logs the Docker diagnosis, then reconciles the sandboxes (in the background when Docker is down). */
@@ -49,21 +53,23 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
   const ownImage = { name: `dockhand/sandbox:${options.version}`, buildScript: config.imageBuildScript };
   const images = new DockerImages(docker, instanceId, ownImage, logger);
   const specs = new SandboxSpecs(options.settings, images, config.image, options.startedAt);
-  const dockerProvider = new DockerSandboxProvider(
+  const dockerProvider: DockerSandboxProvider = new DockerSandboxProvider(
     docker,
     images,
     instanceId,
     { network: config.network, limits: config.limits, allowSudo: config.allowSudo },
     logger,
+    {
+      // The override, else the setting; nothing while new sandboxes are not Docker's.
+      size: () =>
+        sandboxes.providerKind() === dockerProvider.kind
+          ? (config.warmPool ?? options.settings().warmPool)
+          : 0,
+      spec: () => specs.default(),
+      claimed: (id) => store.get(id) !== null,
+    },
     options.readAheadRoots,
   );
-  const pool = new WarmPool({
-    provider: dockerProvider,
-    size: () => sandboxes.warmPoolSize(),
-    spec: () => specs.default(),
-    claimed: (id) => store.get(id) !== null,
-    logger,
-  });
   const sandboxes: SandboxService = new SandboxService({
     store,
     providers: {
@@ -74,15 +80,16 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
         hostBaseEnvironment(options.environment),
       ),
     },
-    pool,
     settings: options.settings,
     sessionKey: options.sessionKey,
     config,
+    users: options.users,
+    agentServerUrls: options.agentServerUrls,
     logger,
   });
 
   return {
-    docker,
+    dockerStatus: () => docker.check(),
     sandboxes,
     specs,
     async start() {

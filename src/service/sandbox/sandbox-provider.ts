@@ -1,3 +1,4 @@
+import type { WarmPoolState } from '../../shared/api/server';
 import type { ObservedState, SandboxProviderKind, SandboxRecord, SandboxSpec } from './sandbox-models';
 import type { SandboxWorkspace } from './sandbox-workspace';
 import type { FileSurvey } from './files/sandbox-files';
@@ -9,8 +10,32 @@ export interface CreateRequest {
   signal: AbortSignal;
   /** Called as soon as the container (or folder) exists, so a restart can find it. */
   onCreated(containerId: string): void;
-  /** The sandbox's container was made ahead of time by the warm pool (Docker only): claim it. */
-  pooled?: boolean;
+}
+
+/** A sandbox its provider made ahead of time, claimed for a new sandbox: the record takes its id and container. */
+export interface PreparedSandbox {
+  id: string;
+  containerId: string;
+}
+
+/**
+ * Sandboxes a provider keeps ready ahead of time (Docker's warm pool). The sandbox service claims one for a
+ * new sandbox, before its record exists, and reports the pool; what it holds and when it refills is the
+ * provider's. `create` with a claimed id only has to wake it.
+ */
+export interface SandboxPool {
+  /** Clears what a previous run left, then fills (in the background). */
+  start(): Promise<void>;
+  /** Takes one made from `spec` (two claims never get the same one), or null. */
+  claim(spec: SandboxSpec): Promise<PreparedSandbox | null>;
+  /** Returns a claim whose sandbox could not be admitted. */
+  giveBack(prepared: PreparedSandbox): void;
+  /** Follows the settings (size, images) after they changed. */
+  refill(): void;
+  /** For /server_info and the Sandboxes page. */
+  state(): WarmPoolState;
+  /** Removes what it holds; nothing is made afterwards. */
+  close(): Promise<void>;
 }
 
 /**
@@ -22,6 +47,8 @@ export interface SandboxProvider {
   readonly kind: SandboxProviderKind;
   /** False when commands run unsandboxed on the host. */
   readonly isolated: boolean;
+  /** Its warm pool, where it keeps one (Docker). */
+  readonly pool?: SandboxPool;
   /** Throws an HttpError (503) when the provider cannot be used now. */
   ensureAvailable(): Promise<void>;
   /** Creates and starts the sandbox; resolves once it is ready (RUNNING), or throws. */

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { SandboxInfo } from '../../shared/api/sandboxes';
+import type { WarmPoolState } from '../../shared/api/server';
 import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
 import { dockerErrorText } from './docker/docker-errors';
@@ -23,12 +24,11 @@ import {
   type SandboxStatus,
   tooManyLiveSandboxes,
 } from './sandbox-models';
-import type { SandboxProvider } from './sandbox-provider';
+import type { SandboxPool, SandboxProvider } from './sandbox-provider';
 import type { SandboxStore } from './sandbox-store';
 import type { SandboxWorkspace } from './sandbox-workspace';
-import type { WarmPool } from './warm-pool';
 
-/** The conversations' side of a sandbox, registered by whoever runs conversations. */
+/** The conversations' side of a sandbox: whoever runs conversations answers for them. */
 export interface SandboxUsers {
   /** Whether every conversation on the sandbox is idle, so it may be paused to make room or when idle. */
   isIdle(sandboxId: string): boolean;
@@ -38,7 +38,7 @@ export interface SandboxUsers {
   resumed(sandboxId: string): void;
 }
 
-const NO_USERS: SandboxUsers = { isIdle: () => true, release: async () => {}, resumed: () => {} };
+const NO_POOL: WarmPoolState = { size: 0, ready: 0, filling: 0, spec: null, error: null };
 
 /** A sandbox whose status changed; `deleted` once it is gone. */
 export interface SandboxChangeEvent {
@@ -53,8 +53,10 @@ export interface SandboxServiceDeps {
   settings: () => SandboxSettings;
   sessionKey: SessionKey;
   config: SandboxConfig;
-  /** Paused containers of the default spec, claimed by `create` (Docker only). */
-  pool: WarmPool;
+  /** The conversations on the sandboxes, asked before a sandbox is paused or deleted. */
+  users: SandboxUsers;
+  /** The sandboxes' agent-server endpoints, reported among the exposed URLs while they listen. */
+  agentServerUrls: (sandboxId: string) => ExposedUrl[];
   logger: Logger;
 }
 
@@ -78,8 +80,6 @@ export class SandboxService {
   private readonly queue = new KeyedQueue();
   private readonly starting = new Map<string, AbortController>();
   private readonly listeners = new Set<(event: SandboxChangeEvent) => void>();
-  private users: SandboxUsers = NO_USERS;
-  private agentServerUrls: (sandboxId: string) => ExposedUrl[] = () => [];
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: SandboxServiceDeps) {}
@@ -93,22 +93,12 @@ export class SandboxService {
       });
     }
     await this.reconcile();
-    void this.deps.pool.start();
+    for (const pool of this.pools()) void pool.start();
     const idle = this.deps.config.idlePauseSeconds;
     if (idle > 0) {
       this.idleTimer = setInterval(() => void this.pauseIdle(), Math.min(60, idle) * 1000);
       this.idleTimer.unref();
     }
-  }
-
-  /** Registers the conversations' side (idle check, stopping loops). */
-  setUsers(users: SandboxUsers): void {
-    this.users = users;
-  }
-
-  /** Registers the sandboxes' agent-server endpoints, reported among the exposed URLs while they listen. */
-  setAgentServers(urls: (sandboxId: string) => ExposedUrl[]): void {
-    this.agentServerUrls = urls;
   }
 
   /** Calls `listener` on every status change; returns the function that unsubscribes. */
@@ -134,7 +124,7 @@ export class SandboxService {
         ? null
         : 'Process sandboxes are on: commands run unsandboxed on this computer, as your user, with access to ' +
           'your files. Use the "docker" sandbox provider for isolation.',
-      warm_pool: this.deps.pool.state(),
+      warm_pool: this.deps.providers[provider].pool?.state() ?? NO_POOL,
     };
   }
 
@@ -148,15 +138,9 @@ export class SandboxService {
     await this.deps.providers[usable ? record.provider : this.providerKind()].ensureAvailable();
   }
 
-  /** How many warm containers to keep ready: the config's override, else the setting; only for Docker. */
-  warmPoolSize(): number {
-    if (this.providerKind() !== 'docker') return 0;
-    return this.deps.config.warmPool ?? this.deps.settings().warmPool;
-  }
-
-  /** The settings changed (pool size, images or provider): the warm pool follows. */
+  /** The settings changed (pool size, images or provider): the warm pools follow. */
   settingsChanged(): void {
-    this.deps.pool.refill();
+    for (const pool of this.pools()) pool.refill();
   }
 
   maxLive(): number {
@@ -194,22 +178,23 @@ export class SandboxService {
   }
 
   /**
-   * Creates a sandbox from `spec` and starts it in the background: the answer is STARTING. Beyond the live
-   * cap the least recently used idle RUNNING sandbox is paused first, else 409.
+   * Creates a sandbox from `spec` and starts it in the background: the answer is STARTING. One the provider
+   * prepared ahead of time (its pool) is claimed first, and the record takes its id. Beyond the live cap the
+   * least recently used idle RUNNING sandbox is paused first, else 409.
    */
   async create(spec: SandboxSpec): Promise<SandboxInfo> {
     const provider = this.deps.providers[this.providerKind()];
     await provider.ensureAvailable();
-    const pooled = provider.kind === 'docker' ? await this.deps.pool.claim(spec) : null;
+    const prepared = (await provider.pool?.claim(spec)) ?? null;
     const record = await this.admit(null, () => {
       const createdAt = now();
       const created: SandboxRecord = {
-        id: pooled?.id ?? newSandboxId(),
+        id: prepared?.id ?? newSandboxId(),
         provider: provider.kind,
         specId: spec.id,
         status: 'STARTING',
         error: null,
-        containerId: pooled?.containerId ?? null,
+        containerId: prepared?.containerId ?? null,
         exposedUrls: [],
         createdAt,
         lastUsedAt: createdAt,
@@ -217,13 +202,13 @@ export class SandboxService {
       this.deps.store.insert(created);
       return created;
     }).catch((error: unknown) => {
-      if (pooled) this.deps.pool.giveBack(pooled);
+      if (prepared) provider.pool?.giveBack(prepared);
       throw error;
     });
     const controller = new AbortController();
     this.starting.set(record.id, controller);
     void this.queue
-      .run(record.id, () => this.startNew(record, spec, provider, controller.signal, pooled !== null))
+      .run(record.id, () => this.startNew(record, spec, provider, controller.signal))
       .finally(() => this.starting.delete(record.id));
     this.emit(record);
     return this.info(record);
@@ -264,7 +249,7 @@ export class SandboxService {
     await this.queue.run(id, async () => {
       const current = this.deps.store.get(id);
       if (!current) return;
-      await this.users.release(id, 'delete');
+      await this.deps.users.release(id, 'delete');
       await this.deps.providers[current.provider].remove(current);
       this.deps.store.delete(id);
       this.emit({ ...current, status: 'MISSING', error: 'Deleted' }, true);
@@ -301,7 +286,7 @@ export class SandboxService {
   /** Stops watching; pauses live sandboxes unless configured to leave them running. */
   async close(): Promise<void> {
     if (this.idleTimer) clearInterval(this.idleTimer);
-    const pool = this.deps.pool.close();
+    const pools = Promise.all(this.pools().map((pool) => pool.close()));
     for (const controller of this.starting.values()) {
       controller.abort(new SandboxFailure('Dockhand was closed while the sandbox was starting'));
     }
@@ -321,8 +306,12 @@ export class SandboxService {
         ),
       );
     }
-    await pool;
+    await pools;
     await this.queue.allSettled();
+  }
+
+  private pools(): SandboxPool[] {
+    return Object.values(this.deps.providers).flatMap((provider) => provider.pool ?? []);
   }
 
   private record(id: string): SandboxRecord {
@@ -348,7 +337,7 @@ export class SandboxService {
       sandbox_spec_id: record.specId,
       status: record.status,
       session_api_key: running ? sandboxKey(this.deps.sessionKey.current, record.id) : null,
-      exposed_urls: running ? [...record.exposedUrls, ...this.agentServerUrls(record.id)] : null,
+      exposed_urls: running ? [...record.exposedUrls, ...this.deps.agentServerUrls(record.id)] : null,
       created_at: record.createdAt,
       provider: record.provider,
       isolated: this.deps.providers[record.provider].isolated,
@@ -400,7 +389,7 @@ export class SandboxService {
       while (this.deps.store.countLive() >= max) {
         const victim = this.deps.store
           .runningByLastUse()
-          .find((record) => !tried.has(record.id) && this.users.isIdle(record.id));
+          .find((record) => !tried.has(record.id) && this.deps.users.isIdle(record.id));
         if (!victim) throw tooManyLiveSandboxes(max);
         tried.add(victim.id);
         this.deps.logger.info(
@@ -418,14 +407,12 @@ export class SandboxService {
     spec: SandboxSpec,
     provider: SandboxProvider,
     signal: AbortSignal,
-    pooled: boolean,
   ): Promise<void> {
     try {
       const observed = await provider.create({
         id: record.id,
         spec,
         signal,
-        pooled,
         onCreated: (containerId) => this.deps.store.update(record.id, { containerId }),
       });
       this.apply(record.id, observed);
@@ -439,7 +426,7 @@ export class SandboxService {
   private async pauseNow(id: string): Promise<void> {
     const record = this.usable(id);
     if (record.status === 'PAUSED') return;
-    await this.users.release(id, 'pause');
+    await this.deps.users.release(id, 'pause');
     this.apply(id, await this.deps.providers[record.provider].pause(record));
   }
 
@@ -461,7 +448,7 @@ export class SandboxService {
     this.apply(id, observed);
     this.touch(id);
     if (observed.status !== 'RUNNING') throw sandboxBroken(id, observed.status, observed.error);
-    this.users.resumed(id);
+    this.deps.users.resumed(id);
   }
 
   /** Re-reads one sandbox's state from its provider (after an outside change). */
@@ -497,7 +484,7 @@ export class SandboxService {
   private async pauseIdle(): Promise<void> {
     const cutoff = new Date(Date.now() - this.deps.config.idlePauseSeconds * 1000).toISOString();
     for (const record of this.deps.store.runningByLastUse()) {
-      if (record.lastUsedAt >= cutoff || !this.users.isIdle(record.id)) continue;
+      if (record.lastUsedAt >= cutoff || !this.deps.users.isIdle(record.id)) continue;
       this.deps.logger.info({ sandbox: record.id }, 'Pausing an idle sandbox');
       await this.queue
         .run(record.id, () => this.pauseNow(record.id))

@@ -19,9 +19,8 @@ import {
 } from '../../../shared/api/workspace';
 import { loadMicroagents, userMicroagentDirs } from '../../microagents/load-microagents';
 import { microagentListing } from '../../microagents/microagent-listing';
-import type { ServiceContext } from '../../context';
 import type { ConversationService } from '../../conversations/conversation-service';
-import { resolveInWorkspace, WorkspaceAccess } from '../../conversations/workspace-access';
+import { resolveInWorkspace, type WorkspaceAccess } from '../../conversations/workspace-access';
 import { gitChanges, gitDiff } from '../../conversations/workspace-git';
 import { listWorkspaceFolder } from '../../conversations/workspace-listing';
 import { openTextFile } from '../../conversations/workspace-text';
@@ -36,10 +35,9 @@ const OUTSIDE = { description: 'A path outside the workspace', schema: Validatio
 
 /** The V0 routes on a conversation's workspace: files, uploads, the zip download, git changes, microagents. */
 export function conversationWorkspaceRoutes(
-  ctx: ServiceContext,
   conversations: ConversationService,
+  workspaces: WorkspaceAccess,
 ): RouteSpec[] {
-  const workspaces = new WorkspaceAccess(ctx, conversations);
   return [
     defineRoute({
       method: 'get',

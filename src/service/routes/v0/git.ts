@@ -16,11 +16,12 @@ import {
   SearchRepositoriesQuery,
   SuggestedTaskList,
 } from '../../../shared/api/git';
-import type { ServiceContext } from '../../context';
 import { httpError } from '../../http/errors';
 import { defineRoute, type RouteResponse, type RouteSpec } from '../../http/routes';
 import { listMicroagents, microagentContent } from '../../git/providers/microagents';
 import { ProviderClients } from '../../git/providers/provider-clients';
+import type { ProviderApiBase } from '../../git/provider-api';
+import type { ProviderTokenService } from '../../git/provider-tokens';
 
 /** Page size of a selected provider's repository page when the client sends none. */
 const DEFAULT_REPOSITORY_PAGE_SIZE = 30;
@@ -39,8 +40,11 @@ const REPOSITORY_NOT_FOUND = {
 };
 
 /** `/api/user`: the user's repositories, branches, tasks and microagents on their git providers. */
-export function gitRoutes(ctx: ServiceContext): RouteSpec[] {
-  const clients = new ProviderClients(ctx.providerTokens, ctx.providerApiBase);
+export function gitRoutes(
+  providerTokens: ProviderTokenService,
+  providerApiBase: ProviderApiBase,
+): RouteSpec[] {
+  const clients = new ProviderClients(providerTokens, providerApiBase);
   return [
     defineRoute({
       method: 'get',

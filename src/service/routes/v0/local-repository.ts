@@ -6,15 +6,15 @@ import {
   LocalRepositoryExportResult,
   LocalRepositoryInfo,
 } from '../../../shared/api/local-repository';
-import type { ServiceContext } from '../../context';
 import type { ConversationService } from '../../conversations/conversation-service';
-import { WorkspaceAccess } from '../../conversations/workspace-access';
 import { defineRoute, type RouteSpec } from '../../http/routes';
-import { LocalRepositoryExport } from '../../local-repository/local-repository-export';
+import type { LocalRepositoryExport } from '../../local-repository/local-repository-export';
 
 /** The routes of a conversation on a repository of this machine: what it started from, and the export. */
-export function localRepositoryRoutes(ctx: ServiceContext, conversations: ConversationService): RouteSpec[] {
-  const exporter = new LocalRepositoryExport(ctx, new WorkspaceAccess(ctx, conversations));
+export function localRepositoryRoutes(
+  conversations: ConversationService,
+  exporter: LocalRepositoryExport,
+): RouteSpec[] {
   return [
     defineRoute({
       method: 'get',

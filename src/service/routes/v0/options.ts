@@ -2,10 +2,10 @@ import { NameList } from '../../../shared/api/common';
 import { ConfigOptions } from '../../../shared/api/server';
 import { AGENTS, SECURITY_ANALYZERS } from '../../../shared/api/settings';
 import { listModels } from '../../agent/llm/model-catalog';
-import type { ServiceContext } from '../../context';
+import type { SettingsService } from '../../settings/settings-service';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 
-export function optionsRoutes(ctx: ServiceContext): RouteSpec[] {
+export function optionsRoutes(settings: Pick<SettingsService, 'stored'>, version: string): RouteSpec[] {
   return [
     defineRoute({
       method: 'get',
@@ -13,7 +13,7 @@ export function optionsRoutes(ctx: ServiceContext): RouteSpec[] {
       tag: 'options',
       summary: 'Models: curated ones plus those local and configured servers report',
       responses: { 200: { description: 'Sorted unique model names', schema: NameList } },
-      handler: () => listModels(ctx.settings.stored() ?? {}),
+      handler: () => listModels(settings.stored() ?? {}),
     }),
     defineRoute({
       method: 'get',
@@ -42,7 +42,7 @@ export function optionsRoutes(ctx: ServiceContext): RouteSpec[] {
         GITHUB_CLIENT_ID: '',
         POSTHOG_CLIENT_KEY: '',
         FEATURE_FLAGS: { ENABLE_BILLING: false, HIDE_LLM_SETTINGS: false },
-        DOCKHAND_VERSION: ctx.version,
+        DOCKHAND_VERSION: version,
       }),
     }),
   ];

@@ -5,11 +5,11 @@ import {
   SandboxSpecPage,
   SandboxSpecSearchQuery,
 } from '../../../shared/api/sandbox-specs';
-import type { ServiceContext } from '../../context';
+import type { SandboxSpecs } from '../../sandbox/sandbox-specs';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 
 /** V1 sandbox specs (api-contract §12). */
-export function sandboxSpecsRoutes(ctx: ServiceContext): RouteSpec[] {
+export function sandboxSpecsRoutes(specs: SandboxSpecs): RouteSpec[] {
   return [
     defineRoute({
       method: 'get',
@@ -21,7 +21,7 @@ export function sandboxSpecsRoutes(ctx: ServiceContext): RouteSpec[] {
         200: { description: 'A page of specs', schema: SandboxSpecPage },
         422: { description: 'Invalid request', schema: ValidationErrorBody },
       },
-      handler: ({ query }) => ctx.sandboxSpecs.page(query.page_id, query.limit),
+      handler: ({ query }) => specs.page(query.page_id, query.limit),
     }),
     defineRoute({
       method: 'get',
@@ -36,8 +36,8 @@ export function sandboxSpecsRoutes(ctx: ServiceContext): RouteSpec[] {
       handler: ({ query }) =>
         Promise.all(
           query.id.map((id) => {
-            const spec = ctx.sandboxSpecs.find(id);
-            return spec ? ctx.sandboxSpecs.info(spec) : null;
+            const spec = specs.find(id);
+            return spec ? specs.info(spec) : null;
           }),
         ),
     }),

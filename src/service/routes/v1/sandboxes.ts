@@ -9,7 +9,8 @@ import {
   SandboxPage,
   SandboxSearchQuery,
 } from '../../../shared/api/sandboxes';
-import type { ServiceContext } from '../../context';
+import type { SandboxService } from '../../sandbox/sandbox-service';
+import type { SandboxSpecs } from '../../sandbox/sandbox-specs';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 import { ValidationFailed } from '../../http/validation';
 import { unknownSpec } from '../../sandbox/sandbox-models';
@@ -36,7 +37,7 @@ function requestedSpecId(queryId: string | undefined, bodyId: string | null | un
 }
 
 /** V1 sandboxes (api-contract §11). */
-export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
+export function sandboxesRoutes(sandboxes: SandboxService, specs: SandboxSpecs): RouteSpec[] {
   return [
     defineRoute({
       method: 'get',
@@ -46,7 +47,7 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
       query: SandboxSearchQuery,
       responses: { 200: { description: 'A page of sandboxes', schema: SandboxPage }, 422: INVALID },
       handler: ({ query }) =>
-        ctx.sandboxes.search({
+        sandboxes.search({
           pageId: query.page_id ?? null,
           limit: query.limit,
           ...(query.status__eq ? { status: query.status__eq } : {}),
@@ -62,7 +63,7 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
         200: { description: 'Sandboxes aligned with the ids', schema: SandboxBatch },
         422: INVALID,
       },
-      handler: ({ query }) => query.id.map((id) => ctx.sandboxes.find(id)),
+      handler: ({ query }) => query.id.map((id) => sandboxes.find(id)),
     }),
     defineRoute({
       method: 'get',
@@ -71,7 +72,7 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
       summary: 'Get one sandbox',
       params: SandboxIdParams,
       responses: { 200: { description: 'The sandbox', schema: SandboxInfo }, 404: NOT_FOUND },
-      handler: ({ params }) => ctx.sandboxes.get(params.sandbox_id),
+      handler: ({ params }) => sandboxes.get(params.sandbox_id),
     }),
     defineRoute({
       method: 'post',
@@ -89,10 +90,10 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
       },
       handler: async ({ query, body }) => {
         const requested = requestedSpecId(query.sandbox_spec_id, body?.sandbox_spec_id);
-        if (!requested) return ctx.sandboxes.create(ctx.sandboxSpecs.default());
-        const spec = ctx.sandboxSpecs.find(requested.id);
+        if (!requested) return sandboxes.create(specs.default());
+        const spec = specs.find(requested.id);
         if (!spec) throw unknownSpec(requested.id, requested.location);
-        return ctx.sandboxes.create(spec);
+        return sandboxes.create(spec);
       },
     }),
     defineRoute({
@@ -108,7 +109,7 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
         503: DOCKER_DOWN,
       },
       handler: async ({ params }) => {
-        await ctx.sandboxes.pause(params.sandbox_id);
+        await sandboxes.pause(params.sandbox_id);
         return { success: true as const };
       },
     }),
@@ -128,7 +129,7 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
         503: DOCKER_DOWN,
       },
       handler: async ({ params }) => {
-        await ctx.sandboxes.resume(params.sandbox_id);
+        await sandboxes.resume(params.sandbox_id);
         return { success: true as const };
       },
     }),
@@ -144,7 +145,7 @@ export function sandboxesRoutes(ctx: ServiceContext): RouteSpec[] {
         503: DOCKER_DOWN,
       },
       handler: async ({ params }) => {
-        await ctx.sandboxes.delete(params.sandbox_id);
+        await sandboxes.delete(params.sandbox_id);
         return { success: true as const };
       },
     }),

@@ -26,6 +26,7 @@ import { installFilter, LABEL } from './labels';
 import { LentFolders } from './lent-folders';
 import { ensureSandboxNetwork } from './sandbox-network';
 import { DockerWorkspace } from './docker-workspace';
+import { WarmPool, type WarmPoolDeps } from './warm-pool';
 
 /** api-contract §14: a sandbox whose probe keeps failing this long goes to ERROR. */
 const PROBE_FAILURE_LIMIT_MS = 30_000;
@@ -37,6 +38,9 @@ export interface DockerProviderConfig {
   limits: SandboxLimits;
   allowSudo: boolean;
 }
+
+/** What the warm pool reads of the service: its size, the default spec, and which sandboxes have a record. */
+export type WarmPoolOptions = Omit<WarmPoolDeps, 'provider' | 'logger'>;
 
 /** The folders a new sandbox's first probe reads ahead, for its working dir (see `takeReadAhead`). */
 export type ReadAheadRoots = (workingDir: string) => SurveyRoot[];
@@ -59,6 +63,8 @@ const REMOVED_OUTSIDE: ObservedState = {
 export class DockerSandboxProvider implements SandboxProvider {
   readonly kind = 'docker' as const;
   readonly isolated = true;
+  /** Paused containers of the default spec, claimed by the sandbox service's `create`. */
+  readonly pool: WarmPool;
   private watcher: DockerEventWatcher | null = null;
   /** What each new container's first probe read ahead, until its sandbox's start takes it. */
   private readonly readAheads = new Map<string, FileSurvey>();
@@ -70,9 +76,11 @@ export class DockerSandboxProvider implements SandboxProvider {
     private readonly instanceId: string,
     private readonly config: DockerProviderConfig,
     private readonly logger: Logger,
+    pool: WarmPoolOptions,
     private readonly readAheadRoots: ReadAheadRoots = () => [],
   ) {
     this.lent = new LentFolders(connection.client);
+    this.pool = new WarmPool({ ...pool, provider: this, logger });
   }
 
   async ensureAvailable(): Promise<void> {
@@ -81,7 +89,7 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   async create(request: CreateRequest): Promise<ObservedState> {
     const { id, spec, signal } = request;
-    if (request.pooled) {
+    if (this.pool.takeClaim(id)) {
       const claimed = await this.claimPooled(id);
       if (claimed) return claimed;
       // The pooled container is gone or broken: a fresh one of the same id takes its place.

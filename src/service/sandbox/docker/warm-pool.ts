@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { WarmPoolState } from '../../shared/api/server';
-import { dockerErrorText } from './docker/docker-errors';
-import type { DockerSandboxProvider } from './docker/docker-provider';
-import { newSandboxId } from './sandbox-id';
-import type { SandboxSpec } from './sandbox-models';
+import type { WarmPoolState } from '../../../shared/api/server';
+import { newSandboxId } from '../sandbox-id';
+import type { SandboxSpec } from '../sandbox-models';
+import type { PreparedSandbox, SandboxPool } from '../sandbox-provider';
+import { dockerErrorText } from './docker-errors';
 import { matches, planPool, type PooledContainer, type PoolTarget, specKey } from './warm-pool-plan';
 
 /** A claim starts its conversation first; the refill waits this long so it does not compete with it. */
@@ -11,9 +11,21 @@ const REFILL_DELAY_MS = 2000;
 /** How often the pool looks again at the default spec's image (a rebuilt or re-pulled tag changes its id). */
 const CHECK_INTERVAL_MS = 60_000;
 
+/** What the pool asks of the Docker provider that owns it. */
+export interface PoolContainers {
+  createPooled(
+    id: string,
+    spec: SandboxSpec,
+    signal: AbortSignal,
+  ): Promise<{ containerId: string; imageId: string }>;
+  removePooled(id: string): Promise<void>;
+  pooledIds(): Promise<string[]>;
+  imageId(image: string): Promise<string | null>;
+}
+
 export interface WarmPoolDeps {
-  provider: Pick<DockerSandboxProvider, 'createPooled' | 'removePooled' | 'pooledIds' | 'imageId'>;
-  /** How many containers to keep ready now: 0 when the pool is off or new sandboxes are not Docker's. */
+  provider: PoolContainers;
+  /** How many containers to keep ready now (0 when the pool is off). */
   size(): number;
   /** The spec new sandboxes are made from. */
   spec(): SandboxSpec;
@@ -30,8 +42,10 @@ export interface WarmPoolDeps {
  * Containers of another spec or image are removed; unclaimed ones left by a crash are swept at start; the
  * whole pool is removed at close.
  */
-export class WarmPool {
+export class WarmPool implements SandboxPool {
   private ready: PooledContainer[] = [];
+  /** Claimed containers whose sandbox is not created yet (`takeClaim` hands each to the provider's create). */
+  private readonly taken = new Map<string, PooledContainer>();
   private filling: AbortController | null = null;
   private error: string | null = null;
   private running: Promise<void> | null = null;
@@ -81,13 +95,22 @@ export class WarmPool {
       return null;
     }
     this.refillSoon();
+    this.taken.set(taken.id, taken);
     return taken;
   }
 
   /** Returns an unused claim (its sandbox could not be admitted). */
-  giveBack(container: PooledContainer): void {
+  giveBack(prepared: PreparedSandbox): void {
+    const container = this.taken.get(prepared.id);
+    if (!container) return;
+    this.taken.delete(prepared.id);
     if (this.closed) this.discard(container);
     else this.ready.push(container);
+  }
+
+  /** Whether `id` was claimed for the sandbox being created now; true once, for the provider's create. */
+  takeClaim(id: string): boolean {
+    return this.taken.delete(id);
   }
 
   /** Brings the pool to its size for the current spec and image (after a claim or a settings change). */

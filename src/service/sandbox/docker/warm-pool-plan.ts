@@ -1,4 +1,4 @@
-import type { SandboxSpec } from './sandbox-models';
+import type { SandboxSpec } from '../sandbox-models';
 
 /** A paused container of the warm pool, ready to become a sandbox. */
 export interface PooledContainer {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SandboxSpec } from './sandbox-models';
-import { BUILT_IN_IMAGE, INITIAL_ENV, WORKING_DIR } from './sandbox-specs';
+import type { SandboxSpec } from '../sandbox-models';
+import { BUILT_IN_IMAGE, INITIAL_ENV, WORKING_DIR } from '../sandbox-specs';
 import { planPool, type PooledContainer, specKey } from './warm-pool-plan';
 
 const spec: SandboxSpec = {
