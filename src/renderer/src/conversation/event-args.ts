@@ -1,7 +1,3 @@
-/**
- * What an event's args say: text fields, repository code, and the confirmation state of the tool call it
- * belongs to, which pairs an action's copies (asked, then confirmed or rejected).
- */
 import type { V0Event } from '../../../shared/api/events';
 import type { ConfirmationState, RepositoryCode } from './timeline-rows';
 

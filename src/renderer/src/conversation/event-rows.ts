@@ -1,4 +1,3 @@
-/** The row each event makes, and what an observation adds to the row of the action it answers. */
 import type { V0Event } from '../../../shared/api/events';
 import { commandOutput } from './command-output';
 import { confirmationOf, repositoryCode, text, type Args } from './event-args';

@@ -1,5 +1,3 @@
-/** The rows of a conversation's timeline: what a person reads for its events. */
-
 export type ConfirmationState = 'awaiting_confirmation' | 'confirmed' | 'rejected' | null;
 
 interface RowBase {
