@@ -25,11 +25,8 @@ import { EventLog } from '../src/service/events/event-log';
 import { SecretMasker } from '../src/service/events/secret-masker';
 import { DockerSandboxFiles } from '../src/service/sandbox/files/docker-files';
 import { DockerShellTransport } from '../src/service/sandbox/shell/docker-transport';
-import {
-  ShellSession,
-  type ExecuteRequest,
-  type ShellResult,
-} from '../src/service/sandbox/shell/shell-session';
+import type { ShellResult } from '../src/service/sandbox/shell/shell-result';
+import { ShellSession, type ExecuteRequest } from '../src/service/sandbox/shell/shell-session';
 import { dockerUnavailableReason, removeContainer, startTestContainer } from '../test/support/test-sandboxes';
 import { openDatabase } from '../src/service/storage/database';
 import { tempDataDir } from '../test/support/service';

@@ -3,7 +3,7 @@ import type { V0Event } from '../../../shared/api/events';
 import { useChangeAgentState } from '../api/conversation-queries';
 import { isAltShortcut } from '../keyboard';
 import { DiffView } from './DiffView';
-import type { RepositoryCode } from './timeline';
+import type { RepositoryCode } from './timeline-rows';
 import { REPOSITORY_CODE_WORDS, riskLevel } from './words';
 
 function text(value: unknown): string {

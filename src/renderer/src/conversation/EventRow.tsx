@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { Markdown } from '../ui/Markdown';
 import { DiffView } from './DiffView';
 import { formatDuration } from './when';
-import type { CommandRow, EditRow, ReadRow, RepositoryCode, TimelineRow } from './timeline';
+import type { CommandRow, EditRow, ReadRow, RepositoryCode, TimelineRow } from './timeline-rows';
 import { agentStateText } from '../../../shared/conversation-state';
 import { REPOSITORY_CODE_WORDS, riskLevel } from './words';
 

@@ -3,7 +3,8 @@ import type { V0Event } from '../../../shared/api/events';
 import { VirtualLog } from '../ui/VirtualLog';
 import type { FeedMode } from './event-feed';
 import { EventRow, estimateRowHeight, rowKey } from './EventRow';
-import { TimelineBuilder, type TimelineRow } from './timeline';
+import { TimelineBuilder } from './timeline';
+import type { TimelineRow } from './timeline-rows';
 import { formatClock, formatTimestamp } from './when';
 
 /** Each row with its time, shown on hover (and to screen readers as the time element's text). */

@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V0Event } from '../../../shared/api/events';
-import {
-  buildTimeline,
-  commandOutput,
-  lastAgentState,
-  pendingAction,
-  TimelineBuilder,
-  type TimelineRow,
-} from './timeline';
+import { commandOutput } from './command-output';
+import { buildTimeline, lastAgentState, pendingAction, TimelineBuilder } from './timeline';
+import type { TimelineRow } from './timeline-rows';
 import { event, stateChanged } from '../../../../test/support/test-events';
 
 const STAMP = event(0).timestamp;

@@ -6,37 +6,29 @@ import {
   NO_COMMAND_FOR_LOGS,
   STOPPED_SUFFIX,
   completedSuffix,
-  hardTimeoutSuffix,
-  noChangeSuffix,
   pythonLine,
   refusedSuffix,
   restartedPrefix,
   shellExitedSuffix,
-  truncationNote,
-  truncationNoteUnsaved,
   workingDirLine,
 } from './messages';
+import { CommandOutput, type InputEcho } from './command-output';
 import type { PromptMetadata } from './prompt-marker';
 import { INTERRUPT_KEY, commandInput, controlKey, hangUpScript, signalForegroundScript } from './shell-input';
+import {
+  DEFAULT_SHELL_LIMITS,
+  commandWaitLimits,
+  fixedWait,
+  type ShellLimits,
+  type WaitLimits,
+} from './shell-limits';
+import { shellResult, type ShellOutcome, type ShellResult } from './shell-result';
 import { TerminalBuffer } from './terminal-buffer';
-import { cleanTerminalText, cutMiddle } from './terminal-text';
+import { cleanTerminalText } from './terminal-text';
 import type { ShellTransport, Terminal } from './transport';
+import { timeoutReport, waitForEnd, type ShellEvent, type WaitEnd } from './wait-for-end';
 
-export interface ShellSessionOptions {
-  /** Without a `timeout`, a command that prints nothing for this long is reported (30 s). */
-  noChangeTimeoutMs?: number;
-  /** Without a `timeout`, the longest wait for one command (120 s). */
-  hardTimeoutMs?: number;
-  /** Stop: how long C-c gets before the foreground process group is sent SIGINT (2 s). */
-  interruptGraceMs?: number;
-  /** Stop: how long SIGINT, then SIGKILL, get before the next step (3 s each). */
-  killGraceMs?: number;
-  /** The longest wait for a new shell's first prompt (30 s). */
-  startTimeoutMs?: number;
-  /** Output longer than this keeps its first and last halves; the whole is saved in the sandbox (30 000). */
-  maxOutputChars?: number;
-  /** Unread output kept in memory: past twice this, the middle is dropped (8 000 000 characters). */
-  maxBufferedChars?: number;
+export interface ShellSessionOptions extends Partial<ShellLimits> {
   /** The directory of the shell that ran before a service restart: start there and say so in the first output. */
   restoredWorkingDir?: string;
 }
@@ -47,31 +39,6 @@ export interface ExecuteRequest {
   isInput?: boolean;
   /** Seconds, clamped to 1-600; replaces the no-change rule and the default hard cap. */
   timeout?: number | null;
-}
-
-export type ShellOutcome =
-  'completed' | 'no_change_timeout' | 'hard_timeout' | 'shell_exited' | 'refused' | 'interrupted' | 'error';
-
-/** OpenHands' CmdOutputMetadata; `pid` is the shell's own pid. */
-export interface ShellMetadata {
-  exit_code: number;
-  pid: number;
-  username: string | null;
-  hostname: string | null;
-  working_dir: string | null;
-  py_interpreter_path: string | null;
-  prefix: string;
-  suffix: string;
-}
-
-export interface ShellResult {
-  command: string;
-  outcome: ShellOutcome;
-  /** Cleaned (and possibly truncated) output, without prefix and suffix. */
-  output: string;
-  /** -1 while the command still runs, and for refusals and errors. */
-  exit_code: number;
-  metadata: ShellMetadata;
 }
 
 /** The new shell did not show its first prompt. */
@@ -95,39 +62,21 @@ export function observationText(result: ShellResult): string {
   return text;
 }
 
-interface Running {
+interface Running extends InputEcho {
   command: string;
   /** Output was reported before, so later output is a continuation. */
   continued: boolean;
-  /** Text just sent with Enter; the terminal echoes it before any output. */
-  inputEcho: string | null;
 }
-
-interface Limits {
-  noChangeMs: number | null;
-  hardMs: number;
-}
-
-type WaitEnd = 'marker' | 'exit' | 'no_change' | 'hard_timeout' | { stop: Promise<ShellResult> };
-
-const DEFAULTS: Required<Omit<ShellSessionOptions, 'restoredWorkingDir'>> = {
-  noChangeTimeoutMs: 30_000,
-  hardTimeoutMs: 120_000,
-  interruptGraceMs: 2_000,
-  killGraceMs: 3_000,
-  startTimeoutMs: 30_000,
-  maxOutputChars: 30_000,
-  maxBufferedChars: 8_000_000,
-};
 
 /**
  * One persistent interactive bash for a sandbox: commands run one at a time in the same shell (cwd,
  * variables and functions persist), each ended by the prompt marker, following agent-behaviour §3.1.
  */
 export class ShellSession {
-  private readonly options: Required<Omit<ShellSessionOptions, 'restoredWorkingDir'>>;
+  private readonly options: ShellLimits;
   private readonly restoredWorkingDir: string | null;
   private readonly buffer: TerminalBuffer;
+  private readonly output: CommandOutput;
   private terminal: Terminal | null = null;
   private generation = 0;
   private decoder = new StringDecoder('utf8');
@@ -139,16 +88,17 @@ export class ShellSession {
   private stopping: Promise<ShellResult> | null = null;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly listeners = new Set<(event: 'data' | 'state') => void>();
+  private readonly listeners = new Set<(event: ShellEvent) => void>();
 
   constructor(
     private readonly transport: ShellTransport,
     options: ShellSessionOptions = {},
   ) {
     const { restoredWorkingDir, ...limits } = options;
-    this.options = { ...DEFAULTS, ...limits };
+    this.options = { ...DEFAULT_SHELL_LIMITS, ...limits };
     this.restoredWorkingDir = restoredWorkingDir ?? null;
     this.buffer = new TerminalBuffer(this.options.maxBufferedChars);
+    this.output = new CommandOutput(transport, this.options.maxOutputChars, newId);
   }
 
   /** The last prompt's metadata (null before the shell started). */
@@ -222,7 +172,7 @@ export class ShellSession {
       // The command that timed out has ended since, so the new one may run (in a new shell if need be).
       this.completeCommand();
     }
-    const limits = this.limits(request.timeout);
+    const limits = commandWaitLimits(request.timeout, this.options);
     const running = this.running;
     if (!running) {
       if (text === '') return this.errorResult(request.command, NO_COMMAND_FOR_LOGS);
@@ -241,13 +191,6 @@ export class ShellSession {
     return this.report(await this.waitFor(limits, true), limits, key?.name ?? null);
   }
 
-  private limits(timeout: number | null | undefined): Limits {
-    if (timeout === null || timeout === undefined || !Number.isFinite(timeout)) {
-      return { noChangeMs: this.options.noChangeTimeoutMs, hardMs: this.options.hardTimeoutMs };
-    }
-    return { noChangeMs: null, hardMs: Math.min(600, Math.max(1, timeout)) * 1000 };
-  }
-
   private startCommand(command: string): void {
     const input = commandInput(newId(), command, this.transport.commandDir);
     this.running = { command, continued: false, inputEcho: null };
@@ -256,7 +199,7 @@ export class ShellSession {
     this.terminal?.write(input.text);
   }
 
-  private async report(end: WaitEnd, limits: Limits, keyName: string | null): Promise<ShellResult> {
+  private async report(end: WaitEnd, limits: WaitLimits, keyName: string | null): Promise<ShellResult> {
     if (typeof end === 'object') return end.stop;
     const running = this.current();
     const prefix = this.takeNotice() + (running.continued ? CONTINUED_PREFIX : '');
@@ -264,7 +207,7 @@ export class ShellSession {
     // State changes happen before the first await, so that a Stop meanwhile sees the command's end.
     if (end === 'marker') {
       const exitCode = this.completeCommand();
-      const output = await this.render(raw, running);
+      const output = await this.output.render(raw, running);
       return this.result(
         running.command,
         'completed',
@@ -277,46 +220,31 @@ export class ShellSession {
     if (end === 'exit') {
       const exitCode = this.exitCode ?? -1;
       this.finishCommand();
-      const output = await this.render(raw, running);
+      const output = await this.output.render(raw, running);
       this.assertOpen();
       await this.startShell(this.prompt?.working_dir ?? null);
       const suffix = shellExitedSuffix(exitCode, this.prompt?.working_dir ?? '');
       return this.result(running.command, 'shell_exited', output, exitCode, prefix, suffix);
     }
     running.continued = true;
-    const output = await this.render(raw, running);
-    return end === 'no_change'
-      ? this.result(
-          running.command,
-          'no_change_timeout',
-          output,
-          -1,
-          prefix,
-          noChangeSuffix((limits.noChangeMs ?? 0) / 1000),
-        )
-      : this.result(
-          running.command,
-          'hard_timeout',
-          output,
-          -1,
-          prefix,
-          hardTimeoutSuffix(limits.hardMs / 1000),
-        );
+    const output = await this.output.render(raw, running);
+    const { outcome, suffix } = timeoutReport(end, limits);
+    return this.result(running.command, outcome, output, -1, prefix, suffix);
   }
 
   private async refuse(running: Running, command: string): Promise<ShellResult> {
-    const output = await this.render(this.buffer.take(), running);
+    const output = await this.output.render(this.buffer.take(), running);
     return this.result(command, 'refused', output, -1, CONTINUED_PREFIX, refusedSuffix(command));
   }
 
   private async stop(): Promise<ShellResult> {
     const running = this.current();
     this.terminal?.write(INTERRUPT_KEY);
-    let end = await this.waitFor({ noChangeMs: null, hardMs: this.options.interruptGraceMs }, false);
+    let end = await this.waitFor(fixedWait(this.options.interruptGraceMs), false);
     for (const signal of ['INT', 'KILL'] as const) {
       if (end !== 'hard_timeout') break;
       if (this.prompt) await this.transport.run(signalForegroundScript(this.prompt.pid, signal));
-      end = await this.waitFor({ noChangeMs: null, hardMs: this.options.killGraceMs }, false);
+      end = await this.waitFor(fixedWait(this.options.killGraceMs), false);
     }
     const prefix = this.takeNotice() + (running.continued ? CONTINUED_PREFIX : '');
     const raw = this.buffer.take();
@@ -329,7 +257,7 @@ export class ShellSession {
       this.finishCommand();
       if (end !== 'exit') await this.abandonShell(this.prompt?.pid ?? null);
     }
-    const output = await this.render(raw, running);
+    const output = await this.output.render(raw, running);
     return this.result(running.command, 'interrupted', output, exitCode, prefix, STOPPED_SUFFIX);
   }
 
@@ -376,7 +304,7 @@ export class ShellSession {
     });
     if (generation === this.generation) this.terminal = terminal;
     else terminal.close();
-    const end = await this.waitFor({ noChangeMs: null, hardMs: this.options.startTimeoutMs }, false);
+    const end = await this.waitFor(fixedWait(this.options.startTimeoutMs), false);
     const marker = this.buffer.marker;
     if (end !== 'marker' || !marker) {
       const output = cleanTerminalText(this.buffer.take());
@@ -413,63 +341,29 @@ export class ShellSession {
     this.notify('data');
   }
 
-  private notify(event: 'data' | 'state'): void {
+  private notify(event: ShellEvent): void {
     for (const listener of [...this.listeners]) listener(event);
   }
 
   /** Waits for the marker, the end of the shell, a Stop (when `watchStop`), or a timeout. */
-  private waitFor(limits: Limits, watchStop: boolean): Promise<WaitEnd> {
-    return new Promise((resolve) => {
-      let noChangeTimer: NodeJS.Timeout | undefined;
-      const finish = (end: WaitEnd): void => {
-        clearTimeout(hardTimer);
-        clearTimeout(noChangeTimer);
-        this.listeners.delete(listener);
-        resolve(end);
-      };
-      const settled = (): boolean => {
-        const end: WaitEnd | null = this.buffer.marker
-          ? 'marker'
-          : this.exitCode !== null
-            ? 'exit'
-            : watchStop && this.stopping
-              ? { stop: this.stopping }
-              : null;
-        if (end) finish(end);
-        return end !== null;
-      };
-      const armNoChange = (): void => {
-        if (limits.noChangeMs === null) return;
-        clearTimeout(noChangeTimer);
-        noChangeTimer = setTimeout(() => finish('no_change'), limits.noChangeMs);
-      };
-      const listener = (event: 'data' | 'state'): void => {
-        if (!settled() && event === 'data') armNoChange();
-      };
-      const hardTimer = setTimeout(() => finish('hard_timeout'), limits.hardMs);
-      this.listeners.add(listener);
-      if (!settled()) armNoChange();
-    });
-  }
-
-  /** Cleans raw output, drops the echo of sent input, and truncates it, saving the whole in the sandbox. */
-  private async render(raw: string, running: Running): Promise<string> {
-    let text = cleanTerminalText(raw);
-    if (running.inputEcho !== null && text !== '') {
-      if (text.startsWith(running.inputEcho)) text = text.slice(running.inputEcho.length).replace(/^\n/, '');
-      running.inputEcho = null;
-    }
-    text = text.replace(/\n+$/, '');
-    if (text.length <= this.options.maxOutputChars) return text;
-    const path = `${this.transport.outputDir}/${newId()}.log`;
-    let note: string;
-    try {
-      await this.transport.writeFile(path, Buffer.from(text));
-      note = truncationNote(text.length, path);
-    } catch (error) {
-      note = truncationNoteUnsaved(text.length, error instanceof Error ? error.message : String(error));
-    }
-    return cutMiddle(text, this.options.maxOutputChars, note);
+  private waitFor(limits: WaitLimits, watchStop: boolean): Promise<WaitEnd> {
+    return waitForEnd(
+      {
+        reached: () =>
+          this.buffer.marker
+            ? 'marker'
+            : this.exitCode !== null
+              ? 'exit'
+              : watchStop && this.stopping
+                ? { stop: this.stopping }
+                : null,
+        subscribe: (listener) => {
+          this.listeners.add(listener);
+          return () => this.listeners.delete(listener);
+        },
+      },
+      limits,
+    );
   }
 
   private takeNotice(): string {
@@ -486,23 +380,7 @@ export class ShellSession {
     prefix: string,
     suffix: string,
   ): ShellResult {
-    const prompt = this.prompt;
-    return {
-      command,
-      outcome,
-      output,
-      exit_code: exitCode,
-      metadata: {
-        exit_code: exitCode,
-        pid: prompt?.pid ?? -1,
-        username: prompt?.username ?? null,
-        hostname: prompt?.hostname ?? null,
-        working_dir: prompt?.working_dir ?? null,
-        py_interpreter_path: prompt?.py_interpreter_path || null,
-        prefix,
-        suffix,
-      },
-    };
+    return shellResult(this.prompt, { command, outcome, output, exitCode, prefix, suffix });
   }
 
   private errorResult(command: string, message: string): ShellResult {

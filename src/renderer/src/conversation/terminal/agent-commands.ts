@@ -1,5 +1,5 @@
 import type { V0Event } from '../../../../shared/api/events';
-import { commandOutput } from '../timeline';
+import { commandOutput } from '../command-output';
 
 const PROMPT = '\u001b[1;32m$\u001b[0m';
 const RED = '\u001b[31m';
