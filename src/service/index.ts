@@ -184,7 +184,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   conversations.init();
   const gateway = new ModelGateway({
     logger,
-    db,
+    agentStates: context.agentStates,
     targets: conversationTargets(context, conversationStore),
     budgetLimits: settingsBudget(context),
   });

@@ -88,7 +88,7 @@ describe('the budget of a conversation', () => {
 describe('GatewayBudget', () => {
   it('tells once that a budget is no longer enforced when a price is unknown', async () => {
     const { id } = await fx.conversation();
-    const budget = new GatewayBudget(fx.service.service.db, () => ({
+    const budget = new GatewayBudget(fx.service.service.context.agentStates, () => ({
       maxBudgetPerTask: 5,
       maxIterations: null,
     }));

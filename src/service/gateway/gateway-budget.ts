@@ -1,7 +1,6 @@
-import { AgentStateStore, type SavedAgentState } from '../agent/agent-state-store';
+import type { AgentStateStore, SavedAgentState } from '../agent/agent-state-store';
 import type { LlmCost, LlmUsage } from '../agent/llm/usage-and-cost';
 import { DEFAULT_MAX_ITERATIONS } from '../agent/step-budget';
-import type { Db } from '../storage/database';
 
 /** Cents, or hundredths of a cent under a dollar, where a small budget is spent in fractions of a cent. */
 function usd(amount: number): string {
@@ -21,14 +20,10 @@ export interface BudgetLimits {
  * sandbox. SQLite is synchronous, so each read-and-write is whole.
  */
 export class GatewayBudget {
-  private readonly store: AgentStateStore;
-
   constructor(
-    db: Db,
+    private readonly store: AgentStateStore,
     private readonly limits: () => BudgetLimits,
-  ) {
-    this.store = new AgentStateStore(db);
-  }
+  ) {}
 
   /** Why the conversation may make no further model call (its budget is spent), or null. */
   refusal(conversationId: string): string | null {

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { ModelRoutingError, resolveModelRoute, type ModelRoute } from '../agent/llm/model-routing';
 import { PriceTable } from '../agent/llm/prices';
-import type { Db } from '../storage/database';
+import type { AgentStateStore } from '../agent/agent-state-store';
 import { listenOnLoopback } from '../listen';
 import { GatewayBudget, type BudgetLimits } from './gateway-budget';
 import { callProvider, runCall, sendJson, type CallDeps, type GatewayStatus } from './gateway-call';
@@ -23,7 +23,8 @@ import {
 
 export interface ModelGatewayOptions {
   logger: Logger;
-  db: Db;
+  /** Where the conversations' usage and cost are kept (the agent's saved state). */
+  agentStates: AgentStateStore;
   /** The conversation's model, base URL and key (null once the conversation is gone). */
   targets: TargetOf;
   budgetLimits: () => BudgetLimits;
@@ -94,7 +95,7 @@ export class ModelGateway {
     const given = options.fetch;
     this.deps = {
       logger: options.logger,
-      budget: new GatewayBudget(options.db, options.budgetLimits),
+      budget: new GatewayBudget(options.agentStates, options.budgetLimits),
       prices: options.prices ?? new PriceTable(),
       // The transport loads undici on the first call, not at the service's start.
       fetch: async () => given ?? (await import('../agent/llm/http-transport')).modelFetch,
