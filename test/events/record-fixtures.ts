@@ -125,7 +125,13 @@ async function tools(session: Session): Promise<string> {
       toolCalls: [
         {
           name: 'str_replace_editor',
-          args: { command: 'str_replace', path: 'notes.txt', old_str: 'two', new_str: 'three', security_risk: 'LOW' },
+          args: {
+            command: 'str_replace',
+            path: 'notes.txt',
+            old_str: 'two',
+            new_str: 'three',
+            security_risk: 'LOW',
+          },
         },
       ],
     },
@@ -161,7 +167,10 @@ async function confirmation(session: Session): Promise<string> {
   llm.push(bash('touch confirmed.txt', 'HIGH'), { text: 'Touched.' });
   await post(service, id, '/message', { message: 'try another' });
   await agentState(service, id, 'awaiting_user_confirmation');
-  await post(service, id, '/events', { action: 'change_agent_state', args: { agent_state: 'user_confirmed' } });
+  await post(service, id, '/events', {
+    action: 'change_agent_state',
+    args: { agent_state: 'user_confirmed' },
+  });
   await agentState(service, id, 'awaiting_user_input');
   await post(service, id, '/events', { action: 'change_agent_state', args: { agent_state: 'paused' } });
   await agentState(service, id, 'paused');
@@ -197,8 +206,9 @@ async function mcpAndErrors(session: Session): Promise<string> {
 async function events(service: TestService, id: string): Promise<V0Event[]> {
   const all: V0Event[] = [];
   for (;;) {
-    const page = (await service.api('GET', `/api/conversations/${id}/events?start_id=${all.length}&limit=100`))
-      .json as { events: V0Event[]; has_more: boolean };
+    const page = (
+      await service.api('GET', `/api/conversations/${id}/events?start_id=${all.length}&limit=100`)
+    ).json as { events: V0Event[]; has_more: boolean };
     all.push(...page.events);
     if (!page.has_more) return all;
   }
@@ -219,7 +229,11 @@ async function sse(service: TestService, id: string): Promise<V0Event[]> {
 }
 
 /** What socket.io replays: everything up to the held-back last agent state, which comes after the rest. */
-async function socketio(service: TestService, id: string, stored: V0Event[]): Promise<Record<string, unknown>[]> {
+async function socketio(
+  service: TestService,
+  id: string,
+  stored: V0Event[],
+): Promise<Record<string, unknown>[]> {
   const lastState = stored.findLast((e) => e.observation === 'agent_state_changed')?.id;
   const client = openEventSocket(service, id);
   await until(
@@ -247,22 +261,26 @@ async function v1(service: TestService, id: string): Promise<Record<string, unkn
 }
 
 /**
- * Replaces what changes from one recording to the next (ids, paths, times, call ids) by stand-ins numbered
- * in order of appearance, the same in every format.
+ * Replaces what changes from one recording to the next (the conversation id, paths, times, ports, process
+ * facts) by stand-ins numbered in order of appearance, the same in every format.
  */
 function normalise(json: string, id: string, dir: string): string {
-  const numbered = (pattern: RegExp, name: string) => {
+  const numbered = (pattern: RegExp, standIn: (n: number) => string) => {
     const seen = new Map<string, string>();
     json = json.replace(pattern, (match) => {
-      if (!seen.has(match)) seen.set(match, `${name}-${seen.size}`);
+      if (!seen.has(match)) seen.set(match, standIn(seen.size));
       return seen.get(match) as string;
     });
   };
   json = json.split(id).join('conversation-0').split(dir).join('/data');
-  numbered(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '2026-01-01T00:00:00.000Z');
-  numbered(/sbx-[A-Za-z0-9]{8,}/g, 'sandbox');
+  numbered(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, (n) =>
+    new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+  );
+  numbered(/sbx-[A-Za-z0-9]{8,}/g, (n) => `sbx-${n}`);
+  const ports = new Set([...json.matchAll(/localhost:(\d{4,5})/g)].map((m) => m[1]));
+  if (ports.size) numbered(new RegExp(`\\b(${[...ports].join('|')})\\b`, 'g'), (n) => String(40_000 + n));
   json = json.replace(/"(pid|hostname|username)":(\d+|"[^"]*")/g, '"$1":"<$1>"');
-  return json;
+  return json.replace(/"date":"\d{4}-\d\d-\d\d"/g, '"date":"2026-01-01"');
 }
 
 async function record(name: string, scenario: (session: Session) => Promise<string>): Promise<void> {
@@ -285,11 +303,13 @@ async function record(name: string, scenario: (session: Session) => Promise<stri
       v1: await v1(service, id),
       sdk: sdkEvents(id, v0) as Record<string, unknown>[],
     };
-    const json = normalise(JSON.stringify(fixture, null, 2), id, dir);
+    const json = JSON.stringify(JSON.parse(normalise(JSON.stringify(fixture), id, dir)), null, 2);
     writeFileSync(path.join(FIXTURES, `${name}.json`), `${json}\n`);
     console.log(`${name}: ${v0.length} events`);
   } catch (error) {
-    const list = (await service.api('GET', '/api/conversations?limit=5')).json as { results: { conversation_id: string }[] };
+    const list = (await service.api('GET', '/api/conversations?limit=5')).json as {
+      results: { conversation_id: string }[];
+    };
     for (const c of list.results) console.error(JSON.stringify(await events(service, c.conversation_id)));
     throw error;
   } finally {

@@ -1,20 +1,7 @@
 import type { NewEvent } from '../../shared/api/events';
+import type { AgentState } from '../events/model/dockhand-event';
 
-export const AGENT_STATES = [
-  'loading',
-  'running',
-  'awaiting_user_input',
-  'paused',
-  'stopped',
-  'finished',
-  'rejected',
-  'error',
-  'awaiting_user_confirmation',
-  'user_confirmed',
-  'user_rejected',
-  'rate_limited',
-] as const;
-export type AgentState = (typeof AGENT_STATES)[number];
+export { AGENT_STATES, type AgentState } from '../events/model/dockhand-event';
 
 /** The V0 events the agent loop appends, built in one place so their shapes stay consistent. */
 
