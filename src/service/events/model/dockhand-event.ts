@@ -165,6 +165,10 @@ export interface CommandEvent extends EventBase, ActionFields {
   cwd: string | null;
   /** Not shown to the model (set-up commands the service runs). */
   hidden: boolean;
+  /** The line shown instead of `Running command: …` (the service's own commands). */
+  description?: string;
+  /** The repository's own code the person is asked to allow (a setup script, a hook). */
+  repositoryCode?: { id: string; kind: string; name: string; content: string };
 }
 
 /** The shell's facts after a command. */
@@ -382,10 +386,9 @@ export interface UsageEvent extends EventBase {
 }
 
 /** The agent ended its task. */
-export interface FinishEvent extends EventBase {
+export interface FinishEvent extends EventBase, ActionFields {
   kind: 'finish';
   message: string;
-  thought: string;
   outputs: Record<string, unknown>;
 }
 
