@@ -13,24 +13,15 @@ import path from 'node:path';
 import { sdkEvents } from '../../src/service/agent-server/sdk-events';
 import { CONDENSER_MARKER } from '../../src/service/agent/condenser/llm-summarizer';
 import { TITLE_MARKER } from '../../src/service/agent/title';
+import { fromV0 } from '../../src/service/events/model/v0-codec';
 import type { V0Event } from '../../src/shared/api/events';
 import { bundleEchoServer } from '../mcp/fixtures/bundle';
+import { FIXTURES_DIR, type EventFixture } from './event-fixtures';
 import { openEventSocket, openSseStream } from '../support/event-clients';
 import { faults, startScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../support/scripted-llm';
 import { startTestService, type TestService } from '../support/service';
 import { until } from '../support/until';
 
-const FIXTURES = path.join(import.meta.dirname, 'fixtures');
-
-/** One conversation's events in every wire format. */
-export interface EventFixture {
-  conversationId: string;
-  v0: V0Event[];
-  sse: V0Event[];
-  socketio: Record<string, unknown>[];
-  v1: Record<string, unknown>[];
-  sdk: Record<string, unknown>[];
-}
 
 interface Session {
   service: TestService;
@@ -279,7 +270,8 @@ function normalise(json: string, id: string, dir: string): string {
   numbered(/sbx-[A-Za-z0-9]{8,}/g, (n) => `sbx-${n}`);
   const ports = new Set([...json.matchAll(/localhost:(\d{4,5})/g)].map((m) => m[1]));
   if (ports.size) numbered(new RegExp(`\\b(${[...ports].join('|')})\\b`, 'g'), (n) => String(40_000 + n));
-  json = json.replace(/"(pid|hostname|username)":(\d+|"[^"]*")/g, '"$1":"<$1>"');
+  json = json.replace(/"pid":\d+/g, '"pid":1000');
+  json = json.replace(/"(hostname|username)":"[^"]*"/g, '"$1":"<$1>"');
   return json.replace(/"date":"\d{4}-\d\d-\d\d"/g, '"date":"2026-01-01"');
 }
 
@@ -301,10 +293,10 @@ async function record(name: string, scenario: (session: Session) => Promise<stri
       sse: await sse(service, id),
       socketio: await socketio(service, id, v0),
       v1: await v1(service, id),
-      sdk: sdkEvents(id, v0) as Record<string, unknown>[],
+      sdk: sdkEvents(id, v0.map(fromV0)) as Record<string, unknown>[],
     };
     const json = JSON.stringify(JSON.parse(normalise(JSON.stringify(fixture), id, dir)), null, 2);
-    writeFileSync(path.join(FIXTURES, `${name}.json`), `${json}\n`);
+    writeFileSync(path.join(FIXTURES_DIR, `${name}.json`), `${json}\n`);
     console.log(`${name}: ${v0.length} events`);
   } catch (error) {
     const list = (await service.api('GET', '/api/conversations?limit=5')).json as {

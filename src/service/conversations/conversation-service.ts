@@ -513,10 +513,7 @@ export class ConversationService {
     this.unsubscribe.set(
       record.id,
       this.events.subscribe(record.id, (event) => {
-        if (event.observation !== 'agent_state_changed') return;
-        this.update(record.id, {
-          agentState: String((event.extras as { agent_state?: unknown }).agent_state),
-        });
+        if (event.kind === 'status') this.update(record.id, { agentState: event.state });
       }),
     );
     void this.run(runtime, record, first).catch((error: unknown) =>

@@ -135,4 +135,9 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
     name: 'git-provider tokens saved while the provider was unreachable',
     sql: `ALTER TABLE provider_tokens ADD COLUMN verified INTEGER NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 9,
+    name: 'events stored as Dockhand events; earlier rows stay V0 events, read through the V0 mapper',
+    sql: `ALTER TABLE events ADD COLUMN format TEXT NOT NULL DEFAULT 'v0';`,
+  },
 ];

@@ -95,6 +95,11 @@ export interface EventBase {
   toolCall?: ToolCall;
   /** The model's usage so far, on the events of a model response. */
   metrics?: LlmMetrics;
+  /**
+   * The V0 event a row of an earlier version holds, when the fields above do not give it back exactly
+   * (`v0-codec.ts`): the V0 wire sends it as stored, so old conversations replay unchanged.
+   */
+  storedV0?: Record<string, unknown>;
 }
 
 /** What an action of a tool call has besides its own fields. */

@@ -15,8 +15,8 @@ import type {
 /**
  * The one mapping between Dockhand's events and the V0 wire event (api-contract §5). `toV0` is what V0
  * clients get (REST pages, SSE, socket.io) and what V1 wraps; `fromV0` reads events stored in the V0
- * format by earlier versions. An event the model does not describe exactly (its V0 form would not come
- * back unchanged) is read as a `legacy` event that keeps the stored form, so nothing stored is lost.
+ * format by earlier versions (and those producers still build). An event whose V0 form would not come back
+ * unchanged keeps the stored form, so nothing stored is lost and old conversations replay as they were.
  */
 
 type Json = Record<string, unknown>;
@@ -27,8 +27,16 @@ const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUp
 const rekeyed = (value: Json, name: (key: string) => string): Json =>
   Object.fromEntries(Object.entries(value).map(([k, v]) => [name(k), v]));
 
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const strOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
+const numOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+const bool = (value: unknown): boolean => value === true;
+const record = (value: unknown): Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
+
 /** Drops null and undefined top-level keys, as V0 events omit them. */
-function withoutNulls(event: Json): Json {
+export function withoutNulls(event: Json): Json {
   return Object.fromEntries(Object.entries(event).filter(([, v]) => v !== null && v !== undefined));
 }
 
@@ -57,18 +65,18 @@ function metricsToV0(m: LlmMetrics): Json {
 function metricsFromV0(v: Json): LlmMetrics {
   const u = (v.accumulated_token_usage ?? {}) as Json;
   return {
-    accumulatedCost: v.accumulated_cost as number,
-    maxBudgetPerTask: v.max_budget_per_task as number | null,
-    ...(v.cost_known === undefined ? {} : { costKnown: v.cost_known as boolean }),
+    accumulatedCost: num(v.accumulated_cost),
+    maxBudgetPerTask: numOrNull(v.max_budget_per_task),
+    ...(v.cost_known === undefined ? {} : { costKnown: bool(v.cost_known) }),
     accumulatedTokenUsage: {
-      model: u.model as string,
-      promptTokens: u.prompt_tokens as number,
-      completionTokens: u.completion_tokens as number,
-      cacheReadTokens: u.cache_read_tokens as number,
-      cacheWriteTokens: u.cache_write_tokens as number,
-      contextWindow: u.context_window as number,
-      perTurnTokens: u.per_turn_token as number,
-      responseId: u.response_id as string,
+      model: str(u.model),
+      promptTokens: num(u.prompt_tokens),
+      completionTokens: num(u.completion_tokens),
+      cacheReadTokens: num(u.cache_read_tokens),
+      cacheWriteTokens: num(u.cache_write_tokens),
+      contextWindow: num(u.context_window),
+      perTurnTokens: num(u.per_turn_token),
+      responseId: str(u.response_id),
     },
   };
 }
@@ -87,11 +95,11 @@ function callToV0(call: ToolCall): Json {
 function callFromV0(v: Json): ToolCall {
   const response = (v.model_response ?? {}) as Json;
   return {
-    id: v.tool_call_id as string,
-    name: v.function_name as string,
+    id: str(v.tool_call_id),
+    name: str(v.function_name),
     rawInput: v.arguments,
-    responseId: response.id as string,
-    callsInResponse: v.total_calls_in_response as number,
+    responseId: str(response.id),
+    callsInResponse: num(v.total_calls_in_response),
   };
 }
 
@@ -106,11 +114,11 @@ function actionTail(e: ActionFields): Json {
 
 function actionFieldsFromV0(args: Json): ActionFields {
   return {
-    thought: (args.thought as string) ?? '',
+    thought: str(args.thought),
     ...(args.confirmation_state === undefined
       ? {}
       : { confirmation: args.confirmation_state as ActionFields['confirmation'] }),
-    ...(args.security_risk === undefined ? {} : { securityRisk: args.security_risk as number }),
+    ...(args.security_risk === undefined ? {} : { securityRisk: num(args.security_risk) }),
     ...(args.security_rules === undefined ? {} : { securityRules: args.security_rules as string[] }),
   };
 }
@@ -130,14 +138,14 @@ function commandMetadataToV0(m: CommandMetadata): Json {
 
 function commandMetadataFromV0(v: Json): CommandMetadata {
   return {
-    exitCode: v.exit_code as number,
-    pid: v.pid as number,
-    username: v.username as string | null,
-    hostname: v.hostname as string | null,
-    workingDir: v.working_dir as string | null,
-    pyInterpreterPath: v.py_interpreter_path as string | null,
-    prefix: v.prefix as string,
-    suffix: v.suffix as string,
+    exitCode: num(v.exit_code),
+    pid: num(v.pid),
+    username: strOrNull(v.username),
+    hostname: strOrNull(v.hostname),
+    workingDir: strOrNull(v.working_dir),
+    pyInterpreterPath: strOrNull(v.py_interpreter_path),
+    prefix: str(v.prefix),
+    suffix: str(v.suffix),
   };
 }
 
@@ -350,7 +358,8 @@ function bodyToV0(e: NewDockhandEvent): Body {
 
 /** An event in the V0 wire format: common fields, then its action or observation. */
 export function toV0(event: DockhandEvent): V0Event {
-  if (event.kind === 'legacy') return { ...event.wire, id: event.id, timestamp: event.timestamp } as V0Event;
+  const stored = event.kind === 'legacy' ? event.wire : event.storedV0;
+  if (stored) return { ...stored, id: event.id, timestamp: event.timestamp } as V0Event;
   return withoutNulls({
     source: event.source,
     ...bodyToV0(event),
@@ -362,7 +371,8 @@ export function toV0(event: DockhandEvent): V0Event {
   }) as V0Event;
 }
 
-type Body0 = Omit<DockhandEvent, keyof EventBase> | null;
+type Fields<E> = E extends DockhandEvent ? Omit<E, keyof EventBase> : never;
+type Body0 = Fields<DockhandEvent> | null;
 
 /** The kind and fields of a V0 action, or null for an action the model has no kind for. */
 function actionFromV0(name: string, message: string, a: Json): Body0 {
@@ -371,19 +381,19 @@ function actionFromV0(name: string, message: string, a: Json): Body0 {
     case 'message':
       return {
         kind: 'message',
-        text: a.content as string,
+        text: str(a.content),
         imageUrls: a.image_urls as string[] | null,
         fileUrls: a.file_urls as string[] | null,
-        waitForResponse: a.wait_for_response as boolean,
+        waitForResponse: bool(a.wait_for_response),
         securityRisk: risk,
       };
     case 'system':
       return {
         kind: 'system',
-        prompt: a.content as string,
-        tools: a.tools as unknown[],
-        version: a.openhands_version as string,
-        agentClass: a.agent_class as string,
+        prompt: str(a.content),
+        tools: Array.isArray(a.tools) ? a.tools : [],
+        version: str(a.openhands_version),
+        agentClass: str(a.agent_class),
         mcpTools: (a.mcp_tools ?? {}) as Record<string, { server: string; tool: string }>,
       };
     case 'think':
@@ -391,13 +401,13 @@ function actionFromV0(name: string, message: string, a: Json): Body0 {
     case 'run':
       return {
         kind: 'command',
-        command: a.command as string,
-        isInput: a.is_input as boolean,
-        blocking: a.blocking as boolean,
-        ...(a.timeout === undefined ? {} : { timeout: a.timeout as number }),
-        isStatic: a.is_static as boolean,
-        cwd: a.cwd as string | null,
-        hidden: a.hidden as boolean,
+        command: str(a.command),
+        isInput: bool(a.is_input),
+        blocking: bool(a.blocking),
+        ...(a.timeout === undefined ? {} : { timeout: num(a.timeout) }),
+        isStatic: bool(a.is_static),
+        cwd: strOrNull(a.cwd),
+        hidden: bool(a.hidden),
         ...actionFieldsFromV0(a),
         ...(message === `Running command: ${String(a.command)}` ? {} : { description: message }),
         ...(a.repository_code ? { repositoryCode: a.repository_code as never } : {}),
@@ -405,41 +415,41 @@ function actionFromV0(name: string, message: string, a: Json): Body0 {
     case 'read':
       return {
         kind: 'read',
-        path: a.path as string,
-        start: a.start as number,
-        end: a.end as number,
+        path: str(a.path),
+        start: num(a.start),
+        end: num(a.end),
         viewRange: a.view_range as number[] | null,
-        ...(a.impl_source === undefined ? {} : { implSource: a.impl_source as string }),
+        ...(a.impl_source === undefined ? {} : { implSource: str(a.impl_source) }),
         ...actionFieldsFromV0(a),
       };
     case 'edit':
       return {
         kind: 'edit',
-        path: a.path as string,
-        command: a.command as string,
-        fileText: a.file_text as string | null,
-        oldStr: a.old_str as string | null,
-        newStr: a.new_str as string | null,
-        insertLine: a.insert_line as number | null,
-        content: a.content as string,
-        start: a.start as number,
-        end: a.end as number,
-        ...(a.impl_source === undefined ? {} : { implSource: a.impl_source as string }),
+        path: str(a.path),
+        command: str(a.command),
+        fileText: strOrNull(a.file_text),
+        oldStr: strOrNull(a.old_str),
+        newStr: strOrNull(a.new_str),
+        insertLine: numOrNull(a.insert_line),
+        content: str(a.content),
+        start: num(a.start),
+        end: num(a.end),
+        ...(a.impl_source === undefined ? {} : { implSource: str(a.impl_source) }),
         ...actionFieldsFromV0(a),
       };
     case 'browse':
-      return { kind: 'fetch', url: a.url as string, ...actionFieldsFromV0(a) };
+      return { kind: 'fetch', url: str(a.url), ...actionFieldsFromV0(a) };
     case 'task_tracking':
       return {
         kind: 'plan',
         command: a.command as 'view' | 'plan',
-        tasks: a.task_list as PlanTask[],
+        tasks: Array.isArray(a.task_list) ? (a.task_list as PlanTask[]) : [],
         ...actionFieldsFromV0(a),
       };
     case 'call_tool_mcp':
-      return { kind: 'mcp_call', name: a.name as string, arguments: a.arguments as Json, ...actionFieldsFromV0(a) };
+      return { kind: 'mcp_call', name: str(a.name), arguments: record(a.arguments), ...actionFieldsFromV0(a) };
     case 'change_agent_state':
-      return { kind: 'status_request', state: a.agent_state as never, thought: (a.thought as string) ?? '' };
+      return { kind: 'status_request', state: a.agent_state as never, thought: str(a.thought) };
     case 'finish':
       return {
         kind: 'finish',
@@ -448,7 +458,7 @@ function actionFromV0(name: string, message: string, a: Json): Body0 {
         ...actionFieldsFromV0(a),
       };
     case 'reject':
-      return { kind: 'reject', reason: message, thought: (a.thought as string) ?? '' };
+      return { kind: 'reject', reason: message, thought: str(a.thought) };
     case 'condensation': {
       const start = a.forgotten_events_start_id;
       const end = a.forgotten_events_end_id;
@@ -456,8 +466,8 @@ function actionFromV0(name: string, message: string, a: Json): Body0 {
         kind: 'condensation',
         forgottenIds: a.forgotten_event_ids as number[] | null,
         forgottenRange: typeof start === 'number' && typeof end === 'number' ? { start, end } : null,
-        summary: a.summary as string | null,
-        summaryOffset: a.summary_offset as number | null,
+        summary: strOrNull(a.summary),
+        summaryOffset: numOrNull(a.summary_offset),
         text: message,
       };
     }
@@ -470,7 +480,7 @@ function actionFromV0(name: string, message: string, a: Json): Body0 {
 function observationFromV0(name: string, message: string, content: string, x: Json, v: V0Event): Body0 {
   switch (name) {
     case 'agent_state_changed':
-      return { kind: 'status', state: x.agent_state as never, reason: (x.reason as string) ?? '' };
+      return { kind: 'status', state: x.agent_state as never, reason: str(x.reason) };
     case 'recall': {
       const { recall_type: recallType, ...context } = x;
       return {
@@ -485,34 +495,34 @@ function observationFromV0(name: string, message: string, content: string, x: Js
     case 'run':
       return {
         kind: 'command_result',
-        command: x.command as string,
+        command: str(x.command),
         output: content,
-        hidden: x.hidden as boolean,
+        hidden: bool(x.hidden),
         metadata: x.metadata ? commandMetadataFromV0(x.metadata as Json) : null,
-        success: v.success as boolean,
+        success: bool(v.success),
       };
     case 'read':
       return {
         kind: 'read_result',
-        path: x.path as string,
+        path: str(x.path),
         text: content,
-        ...(x.impl_source === undefined ? {} : { implSource: x.impl_source as string }),
+        ...(x.impl_source === undefined ? {} : { implSource: str(x.impl_source) }),
       };
     case 'edit':
       return {
         kind: 'edit_result',
-        path: x.path as string,
+        path: str(x.path),
         text: content,
-        prevExist: x.prev_exist as boolean,
-        oldContent: x.old_content as string | null,
-        newContent: x.new_content as string | null,
-        diff: x.diff as string | null,
-        ...(x.impl_source === undefined ? {} : { implSource: x.impl_source as string }),
+        prevExist: bool(x.prev_exist),
+        oldContent: strOrNull(x.old_content),
+        newContent: strOrNull(x.new_content),
+        diff: strOrNull(x.diff),
+        ...(x.impl_source === undefined ? {} : { implSource: str(x.impl_source) }),
       };
     case 'browse':
       return {
         kind: 'fetch_result',
-        url: x.url as string,
+        url: str(x.url),
         text: content,
         ...(v.success === undefined ? {} : { success: v.success }),
       };
@@ -520,42 +530,43 @@ function observationFromV0(name: string, message: string, content: string, x: Js
       return {
         kind: 'plan_result',
         command: x.command as 'view' | 'plan',
-        tasks: x.task_list as PlanTask[],
+        tasks: Array.isArray(x.task_list) ? (x.task_list as PlanTask[]) : [],
         text: content,
       };
     case 'mcp':
       return {
         kind: 'mcp_result',
-        name: x.name as string,
-        arguments: x.arguments as Json,
+        name: str(x.name),
+        arguments: record(x.arguments),
         text: content,
         ...(x.image_urls ? { imageUrls: x.image_urls as string[] } : {}),
-        success: v.success as boolean,
+        success: bool(v.success),
       };
     case 'user_rejected':
       return { kind: 'user_rejected', text: content };
     case 'error':
-      return { kind: 'error', text: content, errorId: (x.error_id as string) ?? '' };
+      return { kind: 'error', text: content, errorId: str(x.error_id) };
     case 'condense':
       return { kind: 'condensation_summary', summary: content };
     case 'loop_detection':
       return {
         kind: 'loop_detection',
         text: content,
-        pattern: x.pattern as string,
-        loopStartId: x.loop_start_id as number,
+        pattern: str(x.pattern),
+        loopStartId: num(x.loop_start_id),
       };
     default: {
       if (message !== content || x.hidden === undefined) return null;
       const { hidden, ...details } = x;
-      return { kind: 'notice', name, text: content, details: rekeyed(details, camel), hidden: hidden as boolean };
+      return { kind: 'notice', name, text: content, details: rekeyed(details, camel), hidden: bool(hidden) };
     }
   }
 }
 
 /**
- * A V0 event as Dockhand's event. The result is checked by mapping it back: when that does not give the
- * event unchanged (a shape an earlier version wrote, or a kind the model lacks), it is a `legacy` event.
+ * A V0 event as Dockhand's event, its fields read leniently (defaults for what is missing). The result is
+ * checked by mapping it back: when that does not give the event unchanged (a shape an earlier version
+ * wrote), the event keeps the stored form in `storedV0`; a kind the model lacks is a `legacy` event.
  */
 export function fromV0(v: V0Event): DockhandEvent {
   const base: EventBase = {
@@ -571,8 +582,8 @@ export function fromV0(v: V0Event): DockhandEvent {
     : v.observation
       ? observationFromV0(v.observation, v.message, v.content ?? '', v.extras ?? {}, v)
       : null;
-  const event = body && ({ ...base, ...body } as DockhandEvent);
-  if (event && isDeepStrictEqual(toV0(event), v)) return event;
   const { id: _id, timestamp: _timestamp, ...wire } = v;
-  return { ...base, kind: 'legacy', wire };
+  if (!body) return { ...base, kind: 'legacy', wire };
+  const event = { ...base, ...body } as DockhandEvent;
+  return isDeepStrictEqual(toV0(event), v) ? event : { ...event, storedV0: wire };
 }
