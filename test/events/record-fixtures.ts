@@ -3,7 +3,8 @@
  * V1 `/api/v1/events/search` and the agent-server SDK mapping, as JSON under `fixtures/`. The conversations
  * run on a real service with a process sandbox (Linux) and the scripted model server, and between them
  * produce every kind of event the service stores. Conversation ids, paths, timestamps and call ids are
- * replaced by stable stand-ins, the same way in every format, so a re-recording shows only real changes.
+ * replaced by stand-ins, the same way in every format, so a re-recording shows only real changes (and which
+ * events fell in the same millisecond: they share a timestamp stand-in).
  *
  *   node --import tsx --import ./scripts/lib/raw-import.mjs test/events/record-fixtures.ts
  */

@@ -1,5 +1,7 @@
 import type { NewEvent, V0Event } from '../../shared/api/events';
 import type { EventLog } from '../events/event-log';
+import type { ConfirmationState, LlmMetrics, NewDockhandEvent } from '../events/model/dockhand-event';
+import { callFromV0, toV0 } from '../events/model/v0-codec';
 import type { SecretMasker } from '../events/secret-masker';
 import { errorObservation } from './agent-events';
 import type { SavedCall } from './agent-state-store';
@@ -28,53 +30,50 @@ export class LoopEvents {
     return this.seen;
   }
 
+  /** Appends one of the events the loop builds; the history keeps its V0 form for the loop's readers. */
+  add(event: NewDockhandEvent): V0Event {
+    return this.seeing(toV0(this.log.add(this.conversationId, event, this.masker)));
+  }
+
+  /** Appends an event still built in the V0 form (loop detection, condensation). */
   append(event: NewEvent): V0Event {
-    const stored = this.log.append(this.conversationId, event, this.masker);
-    // Ids are gap-free: the next id means nothing was appended by others since the last event seen.
-    if (stored.id === (this.seen.at(-1)?.id ?? -1) + 1) this.seen.push(stored);
-    return stored;
+    return this.seeing(this.log.append(this.conversationId, event, this.masker));
   }
 
   /** The action a call becomes, with its confirmation state, risk and the analyzer's rules that fired. */
-  action(
-    call: GatedCall,
-    confirmation: string,
-    metrics: Record<string, unknown>,
-    rules: string[] = [],
-  ): V0Event {
-    const action = call.tool.toAction(call.args, call.thought);
-    return this.append({
+  action(call: GatedCall, confirmation: ConfirmationState, metrics: LlmMetrics, rules: string[] = []): V0Event {
+    return this.add({
+      ...call.tool.toAction(call.args, call.thought),
       source: 'agent',
-      message: action.message,
-      action: action.action,
-      args: {
-        ...action.args,
-        confirmation_state: confirmation,
-        security_risk: call.risk,
-        ...(rules.length ? { security_rules: rules } : {}),
-      },
-      tool_call_metadata: call.metadata,
-      llm_metrics: metrics,
+      confirmation,
+      securityRisk: call.risk,
+      ...(rules.length ? { securityRules: rules } : {}),
+      toolCall: callFromV0({ ...call.metadata }),
+      metrics,
     });
   }
 
   /** An `error` observation answering a call that did not run, so the model sees every call answered. */
   unexecuted(queued: SavedCall, text: string): void {
-    this.append(errorObservation(text, { tool_call_metadata: queued.metadata }));
+    this.add(errorObservation(text, { toolCall: callFromV0({ ...queued.metadata }) }));
   }
 
   /** The user refused a held call: the action as rejected, answered by `user_rejected` with the reason. */
-  rejected(call: GatedCall, reason: string, metrics: Record<string, unknown>): void {
+  rejected(call: GatedCall, reason: string, metrics: LlmMetrics): void {
     const action = this.action(call, 'rejected', metrics);
     const content = reason ? `${REJECTED_TEXT}\nReason: ${reason}` : REJECTED_TEXT;
-    this.append({
+    this.add({
+      kind: 'user_rejected',
       source: 'agent',
-      message: content,
-      observation: 'user_rejected',
-      content,
-      extras: {},
+      text: content,
       cause: action.id,
-      tool_call_metadata: call.metadata,
+      toolCall: callFromV0({ ...call.metadata }),
     });
+  }
+
+  private seeing(stored: V0Event): V0Event {
+    // Ids are gap-free: the next id means nothing was appended by others since the last event seen.
+    if (stored.id === (this.seen.at(-1)?.id ?? -1) + 1) this.seen.push(stored);
+    return stored;
   }
 }

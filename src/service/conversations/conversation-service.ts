@@ -535,7 +535,7 @@ export class ConversationService {
       const failure = runtime.failureOf(error);
       const message = this.ctx.masker.maskText(failure.message);
       this.ctx.logger.warn({ conversation_id: record.id, err: message }, 'conversation start failed');
-      this.events.append(record.id, errorObservation(message), this.ctx.masker);
+      this.events.add(record.id, errorObservation(message), this.ctx.masker);
       await this.stop(record.id);
       this.reachStage(record.id, { stage: 'failed', failure: { ...failure, message } });
     }

@@ -23,8 +23,8 @@ type Json = Record<string, unknown>;
 type Stamp = { id: number; timestamp: string };
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const rekeyed = (value: Json, name: (key: string) => string): Json =>
+export const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+export const rekeyed = (value: Json, name: (key: string) => string): Json =>
   Object.fromEntries(Object.entries(value).map(([k, v]) => [name(k), v]));
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -62,7 +62,8 @@ function metricsToV0(m: LlmMetrics): Json {
   };
 }
 
-function metricsFromV0(v: Json): LlmMetrics {
+/** `llm_metrics` as Dockhand's metrics. */
+export function metricsFromV0(v: Json): LlmMetrics {
   const u = (v.accumulated_token_usage ?? {}) as Json;
   return {
     accumulatedCost: num(v.accumulated_cost),
@@ -92,7 +93,8 @@ function callToV0(call: ToolCall): Json {
   };
 }
 
-function callFromV0(v: Json): ToolCall {
+/** A `tool_call_metadata` (`function_name`, `tool_call_id`, …) as the tool call it names. */
+export function callFromV0(v: Json): ToolCall {
   const response = (v.model_response ?? {}) as Json;
   return {
     id: str(v.tool_call_id),
@@ -136,7 +138,8 @@ function commandMetadataToV0(m: CommandMetadata): Json {
   };
 }
 
-function commandMetadataFromV0(v: Json): CommandMetadata {
+/** The shell's facts after a command, as the shell reports them (`exit_code`, `working_dir`, …). */
+export function commandMetadataFromV0(v: Json): CommandMetadata {
   return {
     exitCode: num(v.exit_code),
     pid: num(v.pid),
@@ -354,6 +357,12 @@ function bodyToV0(e: NewDockhandEvent): Body {
         accumulated_cost: e.accumulatedCost ?? null,
       });
   }
+}
+
+/** An event not yet numbered in the V0 form, for producers that still hand V0 events to the log. */
+export function toNewV0(event: NewDockhandEvent): Omit<V0Event, 'id' | 'timestamp'> {
+  const { id: _id, timestamp: _timestamp, ...rest } = toV0({ ...event, id: 0, timestamp: '' } as DockhandEvent);
+  return rest;
 }
 
 /** An event in the V0 wire format: common fields, then its action or observation. */
