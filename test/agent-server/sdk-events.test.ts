@@ -17,7 +17,8 @@ function event(fields: Partial<V0Event>): V0Event {
 }
 
 /** The SDK events of V0 events, read as the event log reads rows stored as V0. */
-const sdkEvents = (conversationId: string, events: V0Event[]) => sdkEventsOf(conversationId, events.map(fromV0));
+const sdkEvents = (conversationId: string, events: V0Event[]) =>
+  sdkEventsOf(conversationId, events.map(fromV0));
 
 function call(name: string, id: string, args: Record<string, unknown>) {
   return {

@@ -23,7 +23,6 @@ import { faults, startScriptedLlm, type ScriptedLlm, type ScriptedStep } from '.
 import { startTestService, type TestService } from '../support/service';
 import { until } from '../support/until';
 
-
 interface Session {
   service: TestService;
   llm: ScriptedLlm;

@@ -80,7 +80,10 @@ function observationModel(event: Result, call: ToolCall): Record<string, unknown
   };
 }
 
-function forgottenIds(conversationId: string, event: Extract<DockhandEvent, { kind: 'condensation' }>): string[] {
+function forgottenIds(
+  conversationId: string,
+  event: Extract<DockhandEvent, { kind: 'condensation' }>,
+): string[] {
   const range = event.forgottenRange;
   const ids =
     event.forgottenIds ??
@@ -248,8 +251,7 @@ export class SdkEventMapper {
 
   private actionId(event: DockhandEvent, call: ToolCall): string {
     return (
-      this.actions.get(call.id) ??
-      (event.cause === undefined ? '' : `${this.conversationId}:${event.cause}`)
+      this.actions.get(call.id) ?? (event.cause === undefined ? '' : `${this.conversationId}:${event.cause}`)
     );
   }
 }

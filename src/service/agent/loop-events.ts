@@ -41,7 +41,12 @@ export class LoopEvents {
   }
 
   /** The action a call becomes, with its confirmation state, risk and the analyzer's rules that fired. */
-  action(call: GatedCall, confirmation: ConfirmationState, metrics: LlmMetrics, rules: string[] = []): V0Event {
+  action(
+    call: GatedCall,
+    confirmation: ConfirmationState,
+    metrics: LlmMetrics,
+    rules: string[] = [],
+  ): V0Event {
     return this.add({
       ...call.tool.toAction(call.args, call.thought),
       source: 'agent',

@@ -9,7 +9,11 @@ import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector'
 function log(...events: (NewEvent | NewDockhandEvent)[]): V0Event[] {
   return events.map(
     (event, id) =>
-      ({ ...('kind' in event ? toNewV0(event as NewDockhandEvent) : event), id, timestamp: '2025-01-01T00:00:00Z' }) as V0Event,
+      ({
+        ...('kind' in event ? toNewV0(event as NewDockhandEvent) : event),
+        id,
+        timestamp: '2025-01-01T00:00:00Z',
+      }) as V0Event,
   );
 }
 

@@ -2,12 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../../../test/support/service';
 import { openDatabase, type Db } from '../storage/database';
-import {
-  MAX_QUEUED_BYTES,
-  REPLAY_CHUNK,
-  type EventSink,
-  type FollowEnd,
-} from './event-follower';
+import { MAX_QUEUED_BYTES, REPLAY_CHUNK, type EventSink, type FollowEnd } from './event-follower';
 import type { DockhandEvent } from './model/dockhand-event';
 import { EventLog } from './event-log';
 import { SecretMasker } from './secret-masker';

@@ -16,7 +16,10 @@ type Fields<E> = E extends NewDockhandEvent ? Omit<E, 'source' | 'timestamp'> : 
 
 /** The action event a call becomes: its kind and the kind's own fields (the loop adds the call's facts). */
 export type ToolAction = Fields<
-  Extract<NewDockhandEvent, { kind: 'thought' | 'command' | 'read' | 'edit' | 'fetch' | 'plan' | 'mcp_call' | 'finish' }>
+  Extract<
+    NewDockhandEvent,
+    { kind: 'thought' | 'command' | 'read' | 'edit' | 'fetch' | 'plan' | 'mcp_call' | 'finish' }
+  >
 >;
 
 /** The result event a call produces. */

@@ -20,7 +20,6 @@ import type {
  */
 
 type Json = Record<string, unknown>;
-type Stamp = { id: number; timestamp: string };
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -281,12 +280,16 @@ function bodyToV0(e: NewDockhandEvent): Body {
     case 'plan_result':
       return observation('task_tracking', e.text, { command: e.command, task_list: e.tasks });
     case 'mcp_call':
-      return action('call_tool_mcp', `I am calling the MCP tool ${e.name} with ${JSON.stringify(e.arguments)}`, {
-        name: e.name,
-        arguments: e.arguments,
-        thought: e.thought,
-        ...actionTail(e),
-      });
+      return action(
+        'call_tool_mcp',
+        `I am calling the MCP tool ${e.name} with ${JSON.stringify(e.arguments)}`,
+        {
+          name: e.name,
+          arguments: e.arguments,
+          thought: e.thought,
+          ...actionTail(e),
+        },
+      );
     case 'mcp_result':
       return {
         ...observation('mcp', e.text, {
@@ -359,10 +362,16 @@ function bodyToV0(e: NewDockhandEvent): Body {
   }
 }
 
+/** A V0 event without its number and time (what a row keeps of it besides them). */
+function withoutStamp(event: V0Event): Omit<V0Event, 'id' | 'timestamp'> {
+  return Object.fromEntries(
+    Object.entries(event).filter(([key]) => key !== 'id' && key !== 'timestamp'),
+  ) as Omit<V0Event, 'id' | 'timestamp'>;
+}
+
 /** An event not yet numbered in the V0 form, for producers that still hand V0 events to the log. */
 export function toNewV0(event: NewDockhandEvent): Omit<V0Event, 'id' | 'timestamp'> {
-  const { id: _id, timestamp: _timestamp, ...rest } = toV0({ ...event, id: 0, timestamp: '' } as DockhandEvent);
-  return rest;
+  return withoutStamp(toV0({ ...event, id: 0, timestamp: '' } as DockhandEvent));
 }
 
 /** An event in the V0 wire format: common fields, then its action or observation. */
@@ -456,7 +465,12 @@ function actionFromV0(name: string, message: string, a: Json): Body0 {
         ...actionFieldsFromV0(a),
       };
     case 'call_tool_mcp':
-      return { kind: 'mcp_call', name: str(a.name), arguments: record(a.arguments), ...actionFieldsFromV0(a) };
+      return {
+        kind: 'mcp_call',
+        name: str(a.name),
+        arguments: record(a.arguments),
+        ...actionFieldsFromV0(a),
+      };
     case 'change_agent_state':
       return { kind: 'status_request', state: a.agent_state as never, thought: str(a.thought) };
     case 'finish':
@@ -591,7 +605,7 @@ export function fromV0(v: V0Event): DockhandEvent {
     : v.observation
       ? observationFromV0(v.observation, v.message, v.content ?? '', v.extras ?? {}, v)
       : null;
-  const { id: _id, timestamp: _timestamp, ...wire } = v;
+  const wire = withoutStamp(v);
   if (!body) return { ...base, kind: 'legacy', wire };
   const event = { ...base, ...body } as DockhandEvent;
   return isDeepStrictEqual(toV0(event), v) ? event : { ...event, storedV0: wire };
