@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { format } from 'prettier';
 import { sdkEvents } from '../../src/service/agent-server/sdk-events';
 import { CONDENSER_MARKER } from '../../src/service/agent/condenser/llm-summarizer';
 import { TITLE_MARKER } from '../../src/service/agent/title';
@@ -295,8 +296,8 @@ async function record(name: string, scenario: (session: Session) => Promise<stri
       v1: await v1(service, id),
       sdk: sdkEvents(id, v0.map(fromV0)) as Record<string, unknown>[],
     };
-    const json = JSON.stringify(JSON.parse(normalise(JSON.stringify(fixture), id, dir)), null, 2);
-    writeFileSync(path.join(FIXTURES_DIR, `${name}.json`), `${json}\n`);
+    const json = normalise(JSON.stringify(fixture), id, dir);
+    writeFileSync(path.join(FIXTURES_DIR, `${name}.json`), await format(json, { parser: 'json' }));
     console.log(`${name}: ${v0.length} events`);
   } catch (error) {
     const list = (await service.api('GET', '/api/conversations?limit=5')).json as {
