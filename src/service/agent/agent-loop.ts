@@ -260,7 +260,7 @@ export class AgentLoop {
     const history = this.log.history();
     const stuck = detectStuck(history);
     if (stuck) {
-      this.log.append(loopDetectionEvent(stuck));
+      this.log.add(loopDetectionEvent(stuck));
       return this.fail(STUCK_REASON);
     }
     if (this.replay && this.replayStep(history)) return;

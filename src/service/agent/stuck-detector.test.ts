@@ -339,7 +339,7 @@ describe('detectStuck on long conversations (it looks back only as far as the pa
 
 describe('loopDetectionEvent', () => {
   it('is an environment loop_detection observation with the pattern, the start and a hidden mark', () => {
-    const event = loopDetectionEvent({ pattern: 1, loopStartId: 7 });
+    const event = toNewV0(loopDetectionEvent({ pattern: 1, loopStartId: 7 }));
     expect(event).toMatchObject({
       source: 'environment',
       observation: 'loop_detection',

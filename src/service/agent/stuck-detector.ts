@@ -1,4 +1,5 @@
-import type { NewEvent, V0Event } from '../../shared/api/events';
+import type { V0Event } from '../../shared/api/events';
+import type { NewDockhandEvent } from '../events/model/dockhand-event';
 import { weakMemo } from '../weak-memo';
 import {
   CONDENSATION_ACTION,
@@ -275,16 +276,15 @@ export function detectStuck(events: V0Event[]): StuckDetection | null {
 }
 
 /**
- * The `loop_detection` observation recorded when a loop is found. `extras.hidden` marks it as not for the
- * model (like hidden `run` events); clients read `pattern` and `loop_start_id`.
+ * The `loop_detection` event recorded when a loop is found: not for the model (like hidden commands); clients
+ * read the pattern and where the loop starts.
  */
-export function loopDetectionEvent(detection: StuckDetection): NewEvent {
-  const text = `${STUCK_REASON}: ${PATTERN_TEXT[detection.pattern]}.`;
+export function loopDetectionEvent(detection: StuckDetection): NewDockhandEvent {
   return {
+    kind: 'loop_detection',
     source: 'environment',
-    message: text,
-    observation: 'loop_detection',
-    content: text,
-    extras: { pattern: detection.pattern, loop_start_id: detection.loopStartId, hidden: true },
+    text: `${STUCK_REASON}: ${PATTERN_TEXT[detection.pattern]}.`,
+    pattern: detection.pattern,
+    loopStartId: detection.loopStartId,
   };
 }

@@ -426,7 +426,8 @@ export interface CondensationSummaryEvent extends EventBase {
 export interface LoopDetectionEvent extends EventBase {
   kind: 'loop_detection';
   text: string;
-  pattern: string;
+  /** Which of the stuck detector's patterns matched. */
+  pattern: number;
   loopStartId: number;
 }
 

@@ -575,7 +575,7 @@ function observationFromV0(name: string, message: string, content: string, x: Js
       return {
         kind: 'loop_detection',
         text: content,
-        pattern: str(x.pattern),
+        pattern: num(x.pattern),
         loopStartId: num(x.loop_start_id),
       };
     default: {
