@@ -1,6 +1,11 @@
 import type { NewEvent, V0Event } from '../../shared/api/events';
 import type { EventLog } from '../events/event-log';
-import type { ConfirmationState, LlmMetrics, NewDockhandEvent } from '../events/model/dockhand-event';
+import type {
+  ConfirmationState,
+  DockhandEvent,
+  LlmMetrics,
+  NewDockhandEvent,
+} from '../events/model/dockhand-event';
 import { callFromV0, toV0 } from '../events/model/v0-codec';
 import type { SecretMasker } from '../events/secret-masker';
 import { errorObservation } from './agent-events';
@@ -12,9 +17,12 @@ export const REJECTED_TEXT = 'Action has been rejected by the user! Waiting for 
 /**
  * The loop's side of a conversation's event log: appends through the masker and keeps the history it has
  * seen, so that the log is read once and then only for the events others added (the log is append-only).
+ * The history is kept as stored and, for the readers that still read V0 events, in that form too (each
+ * event mapped once, so readers that remember events by identity keep finding them).
  */
 export class LoopEvents {
-  private readonly seen: V0Event[] = [];
+  private readonly seen: DockhandEvent[] = [];
+  private readonly seenV0: V0Event[] = [];
 
   constructor(
     private readonly conversationId: string,
@@ -23,21 +31,27 @@ export class LoopEvents {
   ) {}
 
   /** The conversation's events, oldest first. */
-  history(): V0Event[] {
+  events(): DockhandEvent[] {
     const last = this.seen.at(-1)?.id ?? -1;
     if (this.log.lastId(this.conversationId) === last) return this.seen;
-    for (const event of this.log.after(this.conversationId, last)) this.seen.push(event);
+    for (const event of this.log.events(this.conversationId, last)) this.remember(event);
     return this.seen;
   }
 
-  /** Appends one of the events the loop builds; the history keeps its V0 form for the loop's readers. */
-  add(event: NewDockhandEvent): V0Event {
-    return this.seeing(toV0(this.log.add(this.conversationId, event, this.masker)));
+  /** `events` in the V0 form. */
+  history(): V0Event[] {
+    this.events();
+    return this.seenV0;
   }
 
-  /** Appends an event still built in the V0 form (loop detection, condensation). */
+  /** Appends one of the events the loop builds; returns it in the V0 form. */
+  add(event: NewDockhandEvent): V0Event {
+    return this.seeing(this.log.add(this.conversationId, event, this.masker));
+  }
+
+  /** Appends an event still built in the V0 form (a condensation). */
   append(event: NewEvent): V0Event {
-    return this.seeing(this.log.append(this.conversationId, event, this.masker));
+    return this.seeing(this.log.addV0(this.conversationId, event, this.masker));
   }
 
   /** The action a call becomes, with its confirmation state, risk and the analyzer's rules that fired. */
@@ -76,9 +90,16 @@ export class LoopEvents {
     });
   }
 
-  private seeing(stored: V0Event): V0Event {
+  private seeing(stored: DockhandEvent): V0Event {
     // Ids are gap-free: the next id means nothing was appended by others since the last event seen.
-    if (stored.id === (this.seen.at(-1)?.id ?? -1) + 1) this.seen.push(stored);
-    return stored;
+    if (stored.id === (this.seen.at(-1)?.id ?? -1) + 1) return this.remember(stored);
+    return toV0(stored);
+  }
+
+  private remember(event: DockhandEvent): V0Event {
+    const v0 = toV0(event);
+    this.seen.push(event);
+    this.seenV0.push(v0);
+    return v0;
   }
 }

@@ -61,9 +61,14 @@ export class EventLog {
    * does not describe is kept as a legacy event) and returned in the V0 form.
    */
   append(conversationId: string, event: NewEvent, masker: SecretMasker): V0Event {
+    return toV0(this.addV0(conversationId, event, masker));
+  }
+
+  /** `append`, returning the event as stored. */
+  addV0(conversationId: string, event: NewEvent, masker: SecretMasker): DockhandEvent {
     const id = this.nextId(conversationId);
     const v0 = withoutNulls({ ...event, id, timestamp: event.timestamp ?? this.now().toISOString() });
-    return toV0(this.store(conversationId, masker.mask(fromV0(v0 as V0Event))));
+    return this.store(conversationId, masker.mask(fromV0(v0 as V0Event)));
   }
 
   lastId(conversationId: string): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { V0Event } from '../../../shared/api/events';
-import type { DockhandEvent } from './dockhand-event';
+import type { DockhandEvent, ToolCall } from './dockhand-event';
 import { fromV0, toV0 } from './v0-codec';
 
 const stamp = { id: 4, timestamp: '2026-01-01T00:00:00.000Z' };
@@ -36,7 +36,7 @@ describe('the V0 codec', () => {
   });
 
   it('carries an agent’s tool call that is no Dockhand tool, with its diff, title, kind and status', () => {
-    const call = {
+    const call: ToolCall = {
       id: 'toolu_1',
       name: 'Edit src/a.ts',
       kind: 'edit',
@@ -44,7 +44,7 @@ describe('the V0 codec', () => {
       rawInput: { path: 'src/a.ts' },
       rawOutput: { ok: true },
       locations: [{ path: 'src/a.ts', line: 3 }],
-    } as const;
+    };
     const result: DockhandEvent = {
       ...stamp,
       kind: 'edit_result',
