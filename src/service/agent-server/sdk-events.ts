@@ -1,6 +1,7 @@
 import type { SdkEvent } from '../../shared/api/agent-server';
 import { EXECUTION_STATUS } from '../conversations/app-conversations';
 import type { DockhandEvent, ToolCall } from '../events/model/dockhand-event';
+import { observedText } from '../events/model/event-facts';
 
 /** The SDK action and observation models of Dockhand's tools; any other tool is an MCP tool. */
 const TOOL_MODELS: Record<string, [action: string, observation: string]> = {
@@ -60,10 +61,6 @@ function actionModel(call: ToolCall): Record<string, unknown> {
   return kind === 'MCPToolAction' ? { kind, data: args } : { kind, ...args };
 }
 
-function resultText(event: Result): string {
-  return event.kind === 'command_result' ? event.output : event.text;
-}
-
 function observationModel(event: Result, call: ToolCall): Record<string, unknown> {
   const [, kind] = modelsOf(call.name);
   const success = 'success' in event ? event.success : undefined;
@@ -71,7 +68,7 @@ function observationModel(event: Result, call: ToolCall): Record<string, unknown
   const path = event.kind === 'read_result' || event.kind === 'edit_result' ? event.path : undefined;
   return {
     kind,
-    content: [text(resultText(event))],
+    content: [text(observedText(event))],
     is_error: success === false || (typeof exitCode === 'number' && exitCode !== 0),
     // The command of a shell call, and the task tracker's (`plan` or `view`), as upstream's observations have them.
     ...(event.kind === 'command_result' || event.kind === 'plan_result' ? { command: event.command } : {}),

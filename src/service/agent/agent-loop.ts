@@ -258,7 +258,7 @@ export class AgentLoop {
     const limit = this.budget.limitReached();
     if (limit) return this.fail(limit);
     const history = this.log.history();
-    const stuck = detectStuck(history);
+    const stuck = detectStuck(this.log.events());
     if (stuck) {
       this.log.add(loopDetectionEvent(stuck));
       return this.fail(STUCK_REASON);

@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { NewEvent, V0Event } from '../../shared/api/events';
-import type { NewDockhandEvent } from '../events/model/dockhand-event';
-import { callFromV0, toNewV0 } from '../events/model/v0-codec';
+import type { DockhandEvent, NewDockhandEvent } from '../events/model/dockhand-event';
+import { callFromV0, fromV0, toNewV0 } from '../events/model/v0-codec';
 import { agentMessage, agentStateChanged, errorObservation, userMessage } from './agent-events';
 import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector';
 
-/** Numbers and stamps events as the event log does, in the V0 form the detector reads. */
-function log(...events: (NewEvent | NewDockhandEvent)[]): V0Event[] {
-  return events.map(
-    (event, id) =>
-      ({
-        ...('kind' in event ? toNewV0(event as NewDockhandEvent) : event),
-        id,
-        timestamp: '2025-01-01T00:00:00Z',
-      }) as V0Event,
+/** Numbers and stamps events as the event log does, and reads them as the log reads V0 rows. */
+function log(...events: (NewEvent | NewDockhandEvent)[]): DockhandEvent[] {
+  return events.map((event, id) =>
+    fromV0({
+      ...('kind' in event ? toNewV0(event as NewDockhandEvent) : event),
+      id,
+      timestamp: '2025-01-01T00:00:00Z',
+    } as V0Event),
   );
 }
 
