@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { format } from 'prettier';
+import { format, resolveConfig } from 'prettier';
 import { sdkEvents } from '../../src/service/agent-server/sdk-events';
 import { CONDENSER_MARKER } from '../../src/service/agent/condenser/llm-summarizer';
 import { TITLE_MARKER } from '../../src/service/agent/title';
@@ -296,8 +296,10 @@ async function record(name: string, scenario: (session: Session) => Promise<stri
       v1: await v1(service, id),
       sdk: sdkEvents(id, v0.map(fromV0)) as Record<string, unknown>[],
     };
-    const json = normalise(JSON.stringify(fixture), id, dir);
-    writeFileSync(path.join(FIXTURES_DIR, `${name}.json`), await format(json, { parser: 'json' }));
+    // Expanded first: prettier keeps an object on several lines when it was written so.
+    const json = JSON.stringify(JSON.parse(normalise(JSON.stringify(fixture), id, dir)), null, 2);
+    const file = path.join(FIXTURES_DIR, `${name}.json`);
+    writeFileSync(file, await format(json, { ...(await resolveConfig(file)), parser: 'json' }));
     console.log(`${name}: ${v0.length} events`);
   } catch (error) {
     const list = (await service.api('GET', '/api/conversations?limit=5')).json as {
