@@ -105,11 +105,11 @@ export class AgentLoop {
     this.recalled = saved.recalled;
     this.model.textTools = saved.textTools;
     this.replay = saved.replay;
-    for (const action of interruptedActions(this.log.history())) {
+    for (const action of interruptedActions(this.log.events())) {
       this.log.add(
         errorObservation(RESTART_INTERRUPTED, {
           cause: action.id,
-          ...(action.tool_call_metadata ? { toolCall: callFromV0(action.tool_call_metadata) } : {}),
+          ...(action.toolCall ? { toolCall: action.toolCall } : {}),
         }),
       );
     }
