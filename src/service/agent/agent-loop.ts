@@ -1,4 +1,3 @@
-import type { V0Event } from '../../shared/api/events';
 import {
   type AgentState,
   agentMessage,
@@ -20,7 +19,7 @@ import { interruptedActions, RESTART_INTERRUPTED } from './interrupted-actions';
 import type { LlmResponse, LlmRetryInfo } from './llm/llm-types';
 import type { AgentLoopDeps } from './loop-config';
 import { LoopEvents } from './loop-events';
-import type { LlmMetrics } from '../events/model/dockhand-event';
+import type { DockhandEvent, LlmMetrics } from '../events/model/dockhand-event';
 import { callFromV0 } from '../events/model/v0-codec';
 import { resumedState, type RequestedState } from './loop-state';
 import { queuedCalls } from './model-reply';
@@ -263,7 +262,7 @@ export class AgentLoop {
       this.log.add(loopDetectionEvent(stuck));
       return this.fail(STUCK_REASON);
     }
-    if (this.replay && this.replayStep(history)) return;
+    if (this.replay && this.replayStep(this.log.events())) return;
     this.abort = new AbortController();
     let outcome: ModelOutcome;
     try {
@@ -306,7 +305,7 @@ export class AgentLoop {
   }
 
   /** Takes the next recorded step instead of a model call; false once the replay is over and the model is next. */
-  private replayStep(history: V0Event[]): boolean {
+  private replayStep(history: DockhandEvent[]): boolean {
     const turn = nextReplayTurn(this.replay as ReplayProgress, history, this.deps.tools);
     if (turn.kind === 'message') {
       this.sendMessage(turn.step.content, turn.step.imageUrls);
