@@ -182,7 +182,7 @@ try {
   });
   const results: number[] = [];
   events.subscribe(CONVERSATION, (event) => {
-    if (event.observation === 'run') results.push(performance.now());
+    if (event.kind === 'command_result') results.push(performance.now());
   });
   const started = performance.now();
   const loopCpu = process.cpuUsage();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { V0Event } from '../../src/shared/api/events';
-import { sdkEvents } from '../../src/service/agent-server/sdk-events';
+import { sdkEvents as sdkEventsOf } from '../../src/service/agent-server/sdk-events';
+import { fromV0 } from '../../src/service/events/model/v0-codec';
 
 const CID = 'c0ffee';
 let next = 0;
@@ -14,6 +15,10 @@ function event(fields: Partial<V0Event>): V0Event {
     ...fields,
   };
 }
+
+/** The SDK events of V0 events, read as the event log reads rows stored as V0. */
+const sdkEvents = (conversationId: string, events: V0Event[]) =>
+  sdkEventsOf(conversationId, events.map(fromV0));
 
 function call(name: string, id: string, args: Record<string, unknown>) {
   return {

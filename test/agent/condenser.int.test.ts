@@ -24,6 +24,8 @@ import {
   type ScriptedStep,
 } from '../support/scripted-llm';
 import { instantTiming } from '../support/scripted-llm/instant-timing';
+import type { NewDockhandEvent } from '../../src/service/events/model/dockhand-event';
+import { toV0 } from '../../src/service/events/model/v0-codec';
 
 const SECRET = 'condenser-s3cr3t';
 const SYSTEM_PROMPT = 'You are a test agent.';
@@ -52,7 +54,10 @@ describe('condenser against the scripted LLM through the real client', () => {
   let llm: LlmClient;
   const masker = new SecretMasker([SECRET]);
 
-  const append = (event: NewEvent) => events.append(CONVERSATION, event, masker);
+  const append = (event: NewEvent | NewDockhandEvent) =>
+    'kind' in event
+      ? toV0(events.add(CONVERSATION, event as NewDockhandEvent, masker))
+      : events.append(CONVERSATION, event, masker);
   const log = () => events.after(CONVERSATION, -1);
 
   async function start(steps: ScriptedStep[]) {

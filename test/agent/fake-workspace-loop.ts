@@ -44,11 +44,7 @@ export class FakeWorkspace {
     parameters: z.object({ text: z.string() }),
     declaresRisk: 'optional',
     hasSideEffects: () => true,
-    toAction: (args, thought) => ({
-      action: 'call_tool_mcp',
-      args: { name: 'write_note', arguments: args, thought },
-      message: `I am calling the MCP tool write_note with ${JSON.stringify(args)}`,
-    }),
+    toAction: (args, thought) => ({ kind: 'mcp_call', name: 'write_note', arguments: args, thought }),
     analyzed: (args) => ({ tool: 'mcp', name: 'write_note', arguments: args }),
     execute: async ({ text }): Promise<ToolObservation> => {
       const failure = this.failure;
@@ -61,7 +57,7 @@ export class FakeWorkspace {
       this.finishHeld = null;
       if (outcome === 'done') this.notes.push(text);
       const content = outcome === 'done' ? `Noted: ${text}` : INTERRUPTED_NOTE;
-      return { observation: 'mcp', content, extras: { name: 'write_note' }, message: content };
+      return { kind: 'mcp_result', name: 'write_note', arguments: { text }, text: content, success: true };
     },
   });
 

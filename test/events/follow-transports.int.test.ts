@@ -213,7 +213,7 @@ const TRANSPORTS = [
 describe.skipIf(skip !== null)('following a conversation’s events', () => {
   let llm: ScriptedLlm;
   let target: Target;
-  /** Of the target conversation only: where each read of stored events (`afterJson`) started, and the live subscriptions. */
+  /** Of the target conversation only: where each read of stored events (`events`) started, and the live subscriptions. */
   const counts = { readsAfter: [] as number[], subscribers: 0 };
   const readsFrom = (start: number) => counts.readsAfter.filter((afterId) => afterId >= start).length;
   /** Called after each read that found events, with how many the read returned. */
@@ -276,9 +276,9 @@ describe.skipIf(skip !== null)('following a conversation’s events', () => {
     };
 
     const log = service.service.events;
-    const afterJson = log.afterJson.bind(log);
-    log.afterJson = (conversation, afterId, limit) => {
-      const rows = afterJson(conversation, afterId, limit);
+    const events = log.events.bind(log);
+    log.events = (conversation, afterId, limit) => {
+      const rows = events(conversation, afterId, limit);
       if (conversation === conversationId) {
         counts.readsAfter.push(afterId);
         if (rows.length > 0) onRead?.(rows.length);

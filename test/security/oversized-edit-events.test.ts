@@ -30,7 +30,10 @@ describe('an edit of a large file does not copy the file into its event', () => 
 
   const run = (args: Parameters<NonNullable<typeof strReplaceEditorTool.execute>>[0]) => {
     if (!strReplaceEditorTool.execute) throw new Error('str_replace_editor has no execute');
-    return strReplaceEditorTool.execute(args, context);
+    return strReplaceEditorTool.execute(args, context).then((result) => {
+      if (result.kind !== 'edit_result') throw new Error(`not an edit's result: ${result.kind}`);
+      return result;
+    });
   };
   const expectCapped = (value: unknown) => {
     expect(typeof value).toBe('string');
@@ -42,18 +45,18 @@ describe('an edit of a large file does not copy the file into its event', () => 
     const file = path.join(root, 'big.txt');
     const text = `header\n${'line of a large generated file\n'.repeat(5_000)}`; // 155 000 characters
     const created = await run({ command: 'create', path: file, file_text: text });
-    expect(created.extras.old_content).toBeNull();
-    expectCapped(created.extras.new_content);
-    expectCapped(created.extras.diff);
+    expect(created.oldContent).toBeNull();
+    expectCapped(created.newContent);
+    expectCapped(created.diff);
     const edited = await run({
       command: 'str_replace',
       path: file,
       old_str: 'header\n',
       new_str: 'changed header\n',
     });
-    expectCapped(edited.extras.old_content);
-    expectCapped(edited.extras.new_content);
-    expect((edited.extras.new_content as string).startsWith('changed header\nline of')).toBe(true);
+    expectCapped(edited.oldContent);
+    expectCapped(edited.newContent);
+    expect((edited.newContent as string).startsWith('changed header\nline of')).toBe(true);
     expect(JSON.stringify(edited).length).toBeLessThan(3 * MAX_EDIT_FIELD_CHARS);
   });
 
@@ -61,7 +64,7 @@ describe('an edit of a large file does not copy the file into its event', () => 
     const file = path.join(root, 'small.txt');
     await run({ command: 'create', path: file, file_text: 'a\n' });
     const edited = await run({ command: 'str_replace', path: file, old_str: 'a', new_str: 'b' });
-    expect(edited.extras).toMatchObject({ old_content: 'a\n', new_content: 'b\n' });
-    expect(edited.extras.diff).toContain('-a\n+b');
+    expect(edited).toMatchObject({ oldContent: 'a\n', newContent: 'b\n' });
+    expect(edited.diff).toContain('-a\n+b');
   });
 });

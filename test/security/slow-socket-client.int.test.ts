@@ -41,10 +41,10 @@ async function startSockets(db: Db) {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const port = (http.address() as AddressInfo).port;
   const reads = { count: 0 };
-  const afterJson = events.afterJson.bind(events);
-  events.afterJson = (...args) => {
+  const read = events.events.bind(events);
+  events.events = (...args) => {
     reads.count++;
-    return afterJson(...args);
+    return read(...args);
   };
   const io: SocketServer = attachSocketServer(http, {
     conversations,

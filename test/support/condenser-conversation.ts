@@ -6,16 +6,19 @@ import {
   recallObservation,
 } from '../../src/service/agent/agent-events';
 import type { CallMetadata } from '../../src/service/agent/call-metadata';
+import type { NewDockhandEvent } from '../../src/service/events/model/dockhand-event';
+import { callFromV0, toNewV0 } from '../../src/service/events/model/v0-codec';
 import { executeBashTool } from '../../src/service/agent/tools/execute-bash';
 
-/** Where test events go: an in-memory list or a real event log. */
-export type AppendEvent = (event: NewEvent) => V0Event;
+/** Where test events go: an in-memory list or a real event log; the builders' events are kept in V0 form. */
+export type AppendEvent = (event: NewEvent | NewDockhandEvent) => V0Event;
 
-/** An in-memory log that numbers events from 0, as the event log does. */
+/** An in-memory log that numbers events from 0, as the event log does, in the V0 form the condenser reads. */
 export function memoryLog(): { events: V0Event[]; append: AppendEvent } {
   const events: V0Event[] = [];
-  const append = (event: NewEvent) => {
-    const stored = { ...event, id: events.length, timestamp: new Date(0).toISOString() } as V0Event;
+  const append = (event: NewEvent | NewDockhandEvent) => {
+    const v0 = 'kind' in event ? toNewV0(event as NewDockhandEvent) : event;
+    const stored = { ...v0, id: events.length, timestamp: new Date(0).toISOString() } as V0Event;
     events.push(stored);
     return stored;
   };
@@ -49,13 +52,12 @@ export function bashCall(
   ids: { responseId: string; callId: string; calls?: number },
 ): { action: V0Event; observation: V0Event } {
   const metadata = callMetadata(command, ids.responseId, ids.callId, ids.calls ?? 1);
-  const shown = executeBashTool.toAction({ command, is_input: false }, '');
   const action = append({
+    ...executeBashTool.toAction({ command, is_input: false }, ''),
     source: 'agent',
-    message: shown.message,
-    action: shown.action,
-    args: { ...shown.args, confirmation_state: 'confirmed', security_risk: 0 },
-    tool_call_metadata: metadata,
+    confirmation: 'confirmed',
+    securityRisk: 0,
+    toolCall: callFromV0({ ...metadata }),
   });
   const observation = append({
     source: 'agent',

@@ -91,7 +91,7 @@ export class SandboxConversations {
   /** The conversation's events in the SDK schema, oldest first. */
   events(id: string): SdkEvent[] {
     this.conversation(id);
-    return sdkEvents(id, this.deps.events.after(id, -1));
+    return sdkEvents(id, this.deps.events.events(id, -1));
   }
 
   /** A user message; the agent acts on it (409 while the conversation is not running). */

@@ -3,7 +3,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { SdkMessage, type SdkEvent } from '../../shared/api/agent-server';
-import type { V0Event } from '../../shared/api/events';
 import { utcIso } from '../conversations/app-conversations';
 import type { ConversationService } from '../conversations/conversation-service';
 import type { EventLog } from '../events/event-log';
@@ -62,8 +61,8 @@ function socketSink(ws: WebSocket, id: string, resend: (event: SdkEvent) => bool
     get isClosed() {
       return ws.readyState !== WebSocket.OPEN;
     },
-    replay: async (rows) => {
-      const batch = rows.flatMap((row) => mapper.map(JSON.parse(row.json) as V0Event)).filter(resend);
+    replay: async (events) => {
+      const batch = events.flatMap((event) => mapper.map(event)).filter(resend);
       await Promise.all(batch.map((event) => sendFrame(ws, event)));
     },
     caughtUp: () => undefined,

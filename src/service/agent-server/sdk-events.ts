@@ -1,8 +1,7 @@
 import type { SdkEvent } from '../../shared/api/agent-server';
-import type { V0Event } from '../../shared/api/events';
-import type { CallMetadata } from '../agent/call-metadata';
 import { EXECUTION_STATUS } from '../conversations/app-conversations';
-import { v1Event } from '../events/v1-events';
+import type { DockhandEvent, ToolCall } from '../events/model/dockhand-event';
+import { observedText } from '../events/model/event-facts';
 
 /** The SDK action and observation models of Dockhand's tools; any other tool is an MCP tool. */
 const TOOL_MODELS: Record<string, [action: string, observation: string]> = {
@@ -17,6 +16,28 @@ const RISKS: Record<number, string> = { 0: 'LOW', 1: 'MEDIUM', 2: 'HIGH' };
 const DEFAULT_REJECTION = 'User rejected the action';
 
 type Base = Pick<SdkEvent, 'id' | 'timestamp'>;
+/** The events that are a tool call's action, and what the SDK's ActionEvent takes from them. */
+type Action = Extract<
+  DockhandEvent,
+  { kind: 'thought' | 'command' | 'read' | 'edit' | 'fetch' | 'plan' | 'mcp_call' | 'finish' }
+>;
+/** The events that are a tool call's result. */
+type Result = Extract<
+  DockhandEvent,
+  {
+    kind:
+      | 'thought_result'
+      | 'command_result'
+      | 'read_result'
+      | 'edit_result'
+      | 'fetch_result'
+      | 'plan_result'
+      | 'mcp_result'
+      | 'recall'
+      | 'loop_detection'
+      | 'notice';
+  }
+>;
 
 function text(value: string) {
   return { type: 'text' as const, text: value };
@@ -28,65 +49,51 @@ function record(value: unknown): Record<string, unknown> {
     : {};
 }
 
-function callOf(event: V0Event): CallMetadata | null {
-  const metadata = event.tool_call_metadata as Partial<CallMetadata> | undefined;
-  return typeof metadata?.tool_call_id === 'string' && typeof metadata.function_name === 'string'
-    ? (metadata as CallMetadata)
-    : null;
-}
-
 function modelsOf(tool: string): [string, string] {
   return TOOL_MODELS[tool] ?? MCP_MODELS;
 }
 
 /** The call's arguments as the SDK action's fields (the risk is the event's own field there). */
-function actionModel(call: CallMetadata): Record<string, unknown> {
-  const args = { ...record(call.arguments) };
+function actionModel(call: ToolCall): Record<string, unknown> {
+  const args = { ...record(call.rawInput) };
   delete args.security_risk;
-  const [kind] = modelsOf(call.function_name);
+  const [kind] = modelsOf(call.name);
   return kind === 'MCPToolAction' ? { kind, data: args } : { kind, ...args };
 }
 
-function observationModel(event: V0Event, call: CallMetadata): Record<string, unknown> {
-  const extras = record(event.extras);
-  const [, kind] = modelsOf(call.function_name);
-  const exitCode = record(extras.metadata).exit_code ?? extras.exit_code;
+function observationModel(event: Result, call: ToolCall): Record<string, unknown> {
+  const [, kind] = modelsOf(call.name);
+  const success = 'success' in event ? event.success : undefined;
+  const exitCode = event.kind === 'command_result' ? event.metadata?.exitCode : undefined;
+  const path = event.kind === 'read_result' || event.kind === 'edit_result' ? event.path : undefined;
   return {
     kind,
-    content: [text(event.content ?? '')],
-    is_error: event.success === false || (typeof exitCode === 'number' && exitCode !== 0),
-    ...(typeof extras.command === 'string' ? { command: extras.command } : {}),
+    content: [text(observedText(event))],
+    is_error: success === false || (typeof exitCode === 'number' && exitCode !== 0),
+    // The command of a shell call, and the task tracker's (`plan` or `view`), as upstream's observations have them.
+    ...(event.kind === 'command_result' || event.kind === 'plan_result' ? { command: event.command } : {}),
     ...(typeof exitCode === 'number' ? { exit_code: exitCode } : {}),
-    ...(typeof extras.path === 'string' ? { path: extras.path } : {}),
+    ...(path === undefined ? {} : { path }),
   };
 }
 
-function messageContent(event: V0Event) {
-  const args = record(event.args);
-  const images = Array.isArray(args.image_urls) ? (args.image_urls as string[]) : [];
-  return [
-    text(typeof args.content === 'string' ? args.content : event.message),
-    ...(images.length ? [{ type: 'image' as const, image_urls: images }] : []),
-  ];
-}
-
-function forgottenIds(conversationId: string, args: Record<string, unknown>): string[] {
-  const ids = Array.isArray(args.forgotten_event_ids)
-    ? args.forgotten_event_ids.map(Number)
-    : typeof args.forgotten_events_start_id === 'number' && typeof args.forgotten_events_end_id === 'number'
-      ? Array.from(
-          { length: args.forgotten_events_end_id - args.forgotten_events_start_id + 1 },
-          (_, i) => (args.forgotten_events_start_id as number) + i,
-        )
-      : [];
+function forgottenIds(
+  conversationId: string,
+  event: Extract<DockhandEvent, { kind: 'condensation' }>,
+): string[] {
+  const range = event.forgottenRange;
+  const ids =
+    event.forgottenIds ??
+    (range ? Array.from({ length: range.end - range.start + 1 }, (_, i) => range.start + i) : []);
   return ids.map((id) => `${conversationId}:${id}`);
 }
 
 /**
- * Maps one conversation's V0 events, fed in order, to SDK events (none for events the SDK has no model
- * for: actions and observations outside a tool call, such as recalls and the user's own commands, and the
- * `stopped` state). It keeps state because V0 records an action that waited for confirmation twice (asked,
- * then confirmed or rejected) where the SDK has one ActionEvent, which the observation then refers to.
+ * Maps one conversation's events, fed in order, to SDK events (none for events the SDK has no model for:
+ * actions and results outside a tool call, such as recalls and the user's own commands, the `stopped`
+ * state, and stored events the model keeps as legacy). It keeps state because Dockhand records an action
+ * that waited for confirmation twice (asked, then confirmed or rejected) where the SDK has one ActionEvent,
+ * which the observation then refers to.
  */
 export class SdkEventMapper {
   /** The SDK id of each tool call's ActionEvent. */
@@ -94,58 +101,54 @@ export class SdkEventMapper {
 
   constructor(private readonly conversationId: string) {}
 
-  map(event: V0Event): SdkEvent[] {
+  map(event: DockhandEvent): SdkEvent[] {
     const mapped = this.mapOne(event);
     return mapped === null ? [] : Array.isArray(mapped) ? mapped : [mapped];
   }
 
-  private mapOne(event: V0Event): SdkEvent | SdkEvent[] | null {
-    const envelope = v1Event(this.conversationId, event);
-    const base: Base = { id: envelope.id, timestamp: envelope.timestamp };
-    const args = record(event.args);
-    const call = callOf(event);
-    switch (envelope.kind) {
-      case 'MessageEvent':
+  private mapOne(event: DockhandEvent): SdkEvent | SdkEvent[] | null {
+    const base: Base = { id: `${this.conversationId}:${event.id}`, timestamp: event.timestamp };
+    const call = event.toolCall;
+    switch (event.kind) {
+      case 'message':
         return {
           kind: 'MessageEvent',
           ...base,
           source: event.source === 'user' ? 'user' : 'agent',
           llm_message: {
             role: event.source === 'user' ? 'user' : 'assistant',
-            content: messageContent(event),
+            content: [
+              text(event.text),
+              ...(event.imageUrls?.length ? [{ type: 'image' as const, image_urls: event.imageUrls }] : []),
+            ],
           },
           activated_skills: [],
           extended_content: [],
         };
-      case 'SystemPromptEvent':
+      case 'system':
         return {
           kind: 'SystemPromptEvent',
           ...base,
           source: 'agent',
-          system_prompt: text(typeof args.content === 'string' ? args.content : event.message),
-          tools: Array.isArray(args.tools) ? args.tools : [],
+          system_prompt: text(event.prompt),
+          tools: event.tools,
         };
-      case 'PauseEvent':
-        return { kind: 'PauseEvent', ...base, source: 'user' };
-      case 'Condensation':
+      case 'status_request':
+        return event.state === 'paused' ? { kind: 'PauseEvent', ...base, source: 'user' } : null;
+      case 'condensation':
         return {
           kind: 'Condensation',
           ...base,
           source: 'environment',
-          forgotten_event_ids: forgottenIds(this.conversationId, args),
-          summary: typeof args.summary === 'string' ? args.summary : null,
-          summary_offset: typeof args.summary_offset === 'number' ? args.summary_offset : null,
+          forgotten_event_ids: forgottenIds(this.conversationId, event),
+          summary: event.summary,
+          summary_offset: event.summaryOffset,
           llm_response_id: base.id,
         };
-      case 'CondensationSummaryEvent':
-        return {
-          kind: 'CondensationSummaryEvent',
-          ...base,
-          source: 'environment',
-          summary: event.content ?? '',
-        };
-      case 'ConversationStateUpdateEvent': {
-        const status = EXECUTION_STATUS[String(record(event.extras).agent_state)];
+      case 'condensation_summary':
+        return { kind: 'CondensationSummaryEvent', ...base, source: 'environment', summary: event.summary };
+      case 'status': {
+        const status = EXECUTION_STATUS[event.state];
         if (!status) return null;
         const update: SdkEvent = {
           kind: 'ConversationStateUpdateEvent',
@@ -162,80 +165,96 @@ export class SdkEventMapper {
             ]
           : [update];
       }
-      case 'ActionEvent':
-        return call ? this.action(base, event, call) : null;
-      case 'ObservationEvent':
-        return call
-          ? {
-              kind: 'ObservationEvent',
-              ...base,
-              source: 'environment',
-              tool_name: call.function_name,
-              tool_call_id: call.tool_call_id,
-              observation: observationModel(event, call),
-              action_id: this.actionId(event, call),
-            }
-          : null;
-      case 'AgentErrorEvent':
+      case 'error':
         return {
           kind: 'AgentErrorEvent',
           ...base,
           source: 'agent',
-          tool_name: call?.function_name ?? '',
-          tool_call_id: call?.tool_call_id ?? '',
-          error: event.content ?? event.message,
+          tool_name: call?.name ?? '',
+          tool_call_id: call?.id ?? '',
+          error: event.text,
         };
-      case 'UserRejectObservation': {
-        const reason = /\nReason: ([\s\S]+)$/.exec(event.content ?? '')?.[1];
+      case 'user_rejected': {
+        const reason = /\nReason: ([\s\S]+)$/.exec(event.text)?.[1];
         return {
           kind: 'UserRejectObservation',
           ...base,
           source: 'environment',
-          tool_name: call?.function_name ?? '',
-          tool_call_id: call?.tool_call_id ?? '',
+          tool_name: call?.name ?? '',
+          tool_call_id: call?.id ?? '',
           rejection_reason: reason ?? DEFAULT_REJECTION,
           rejection_source: 'user',
           action_id: call ? this.actionId(event, call) : '',
         };
       }
+      case 'thought':
+      case 'command':
+      case 'read':
+      case 'edit':
+      case 'fetch':
+      case 'plan':
+      case 'mcp_call':
+      case 'finish':
+        return call ? this.action(base, event, call) : null;
+      case 'thought_result':
+      case 'command_result':
+      case 'read_result':
+      case 'edit_result':
+      case 'fetch_result':
+      case 'plan_result':
+      case 'mcp_result':
+      case 'recall':
+      case 'loop_detection':
+      case 'notice':
+        return call
+          ? {
+              kind: 'ObservationEvent',
+              ...base,
+              source: 'environment',
+              tool_name: call.name,
+              tool_call_id: call.id,
+              observation: observationModel(event, call),
+              action_id: this.actionId(event, call),
+            }
+          : null;
+      default:
+        return null;
     }
   }
 
-  private action(base: Base, event: V0Event, call: CallMetadata): SdkEvent | null {
+  private action(base: Base, event: Action, call: ToolCall): SdkEvent | null {
     // The second record of an action that waited for confirmation: the SDK has sent it already.
-    if (this.actions.has(call.tool_call_id)) return null;
-    this.actions.set(call.tool_call_id, base.id);
-    const args = record(event.args);
-    const risk = typeof args.security_risk === 'number' ? RISKS[args.security_risk] : undefined;
+    if (this.actions.has(call.id)) return null;
+    this.actions.set(call.id, base.id);
+    const risk = event.securityRisk === undefined ? undefined : RISKS[event.securityRisk];
     return {
       kind: 'ActionEvent',
       ...base,
       source: 'agent',
-      thought: typeof args.thought === 'string' && args.thought ? [text(args.thought)] : [],
+      thought: event.thought ? [text(event.thought)] : [],
       action: actionModel(call),
-      tool_name: call.function_name,
-      tool_call_id: call.tool_call_id,
+      tool_name: call.name,
+      tool_call_id: call.id,
       tool_call: {
-        id: call.tool_call_id,
-        name: call.function_name,
-        arguments: JSON.stringify(call.arguments ?? {}),
+        id: call.id,
+        name: call.name,
+        arguments: JSON.stringify(call.rawInput ?? {}),
         origin: 'completion',
       },
-      llm_response_id: call.model_response.id,
+      llm_response_id: call.responseId ?? '',
       security_risk: risk ?? 'UNKNOWN',
     };
   }
 
-  private actionId(event: V0Event, call: CallMetadata): string {
+  private actionId(event: DockhandEvent, call: ToolCall): string {
     return (
-      this.actions.get(call.tool_call_id) ??
-      (event.cause === undefined ? '' : `${this.conversationId}:${event.cause}`)
+      this.actions.get(call.id) ?? (event.cause === undefined ? '' : `${this.conversationId}:${event.cause}`)
     );
   }
 }
 
-/** Every SDK event of a conversation's V0 events, in order. */
-export function sdkEvents(conversationId: string, events: Iterable<V0Event>): SdkEvent[] {
+/** Every SDK event of a conversation's events, in order. */
+export function sdkEvents(conversationId: string, events: Iterable<DockhandEvent>): SdkEvent[] {
   const mapper = new SdkEventMapper(conversationId);
   const mapped: SdkEvent[] = [];
   for (const event of events) mapped.push(...mapper.map(event));

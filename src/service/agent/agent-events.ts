@@ -1,61 +1,46 @@
-import type { NewEvent } from '../../shared/api/events';
+import type { LlmMetrics, NewDockhandEvent, ToolCall } from '../events/model/dockhand-event';
+import { camel, rekeyed } from '../events/model/v0-codec';
+import type { AgentState } from '../events/model/dockhand-event';
 
-export const AGENT_STATES = [
-  'loading',
-  'running',
-  'awaiting_user_input',
-  'paused',
-  'stopped',
-  'finished',
-  'rejected',
-  'error',
-  'awaiting_user_confirmation',
-  'user_confirmed',
-  'user_rejected',
-  'rate_limited',
-] as const;
-export type AgentState = (typeof AGENT_STATES)[number];
+export { AGENT_STATES, type AgentState } from '../events/model/dockhand-event';
 
-/** The V0 events the agent loop appends, built in one place so their shapes stay consistent. */
+/** The events the agent loop appends, built in one place so their shapes stay consistent. */
 
-export function agentStateChanged(state: AgentState, reason = ''): NewEvent {
-  return {
-    source: 'environment',
-    message: '',
-    observation: 'agent_state_changed',
-    content: '',
-    extras: { agent_state: state, reason },
-  };
+export function agentStateChanged(state: AgentState, reason = ''): NewDockhandEvent {
+  return { kind: 'status', source: 'environment', state, reason };
 }
 
-export function userMessage(content: string, imageUrls: string[] = []): NewEvent {
+export function userMessage(content: string, imageUrls: string[] = []): NewDockhandEvent {
   return {
+    kind: 'message',
     source: 'user',
-    message: content,
-    action: 'message',
-    args: { content, image_urls: imageUrls, file_urls: [], wait_for_response: false, security_risk: -1 },
+    text: content,
+    imageUrls,
+    fileUrls: [],
+    waitForResponse: false,
+    securityRisk: -1,
   };
 }
 
-export function agentMessage(content: string, metadata: Record<string, unknown>): NewEvent {
+export function agentMessage(content: string, metrics?: LlmMetrics): NewDockhandEvent {
   return {
+    kind: 'message',
     source: 'agent',
-    message: content,
-    action: 'message',
-    args: { content, image_urls: null, file_urls: null, wait_for_response: true, security_risk: -1 },
-    ...metadata,
+    text: content,
+    imageUrls: null,
+    fileUrls: null,
+    waitForResponse: true,
+    securityRisk: -1,
+    ...(metrics ? { metrics } : {}),
   };
 }
 
-export function errorObservation(content: string, extra: Partial<NewEvent> = {}): NewEvent {
-  return {
-    source: 'agent',
-    message: content,
-    observation: 'error',
-    content,
-    extras: { error_id: '' },
-    ...extra,
-  };
+/** An `error` event; `link` names the action and the tool call it answers. */
+export function errorObservation(
+  content: string,
+  link: { cause?: number; toolCall?: ToolCall } = {},
+): NewDockhandEvent {
+  return { kind: 'error', source: 'agent', text: content, errorId: '', ...link };
 }
 
 /** The `system` event; `mcpTools` is the MCP name map (model name -> server and tool). */
@@ -64,23 +49,29 @@ export function systemAction(
   tools: unknown[],
   version: string,
   mcpTools: Record<string, { server: string; tool: string }> = {},
-): NewEvent {
+): NewDockhandEvent {
   return {
+    kind: 'system',
     source: 'agent',
-    message: content,
-    action: 'system',
-    args: { content, tools, openhands_version: version, agent_class: 'CodeActAgent', mcp_tools: mcpTools },
+    prompt: content,
+    tools,
+    version,
+    agentClass: 'CodeActAgent',
+    mcpTools,
   };
 }
 
-/** A `recall` observation: the workspace context (first message) or triggered knowledge (`extras.recall_type`). */
-export function recallObservation(content: string, extras: Record<string, unknown>): NewEvent {
-  const knowledge = extras.recall_type === 'knowledge';
+/**
+ * A `recall` event: the workspace context (first message) or triggered knowledge (`recall_type`), with the
+ * recalled facts as `recall-extras.ts` lists them.
+ */
+export function recallObservation(content: string, extras: Record<string, unknown>): NewDockhandEvent {
+  const { recall_type: recallType, ...facts } = extras;
   return {
+    kind: 'recall',
     source: 'environment',
-    message: knowledge ? 'Added microagent knowledge' : 'Added workspace context',
-    observation: 'recall',
-    content,
-    extras: { recall_type: 'workspace_context', ...extras },
+    recallType: recallType === 'knowledge' ? 'knowledge' : 'workspace_context',
+    text: content,
+    context: rekeyed(facts, camel),
   };
 }

@@ -1,4 +1,3 @@
-import type { V0Event } from '../../shared/api/events';
 import {
   type AgentState,
   agentMessage,
@@ -20,10 +19,12 @@ import { interruptedActions, RESTART_INTERRUPTED } from './interrupted-actions';
 import type { LlmResponse, LlmRetryInfo } from './llm/llm-types';
 import type { AgentLoopDeps } from './loop-config';
 import { LoopEvents } from './loop-events';
+import type { DockhandEvent, LlmMetrics } from '../events/model/dockhand-event';
+import { callFromV0 } from '../events/model/v0-codec';
 import { resumedState, type RequestedState } from './loop-state';
 import { queuedCalls } from './model-reply';
 import { ModelStep, type ModelOutcome } from './model-step';
-import { retryDifferentlyEvents } from './loop-recovery';
+import { retryDifferently } from './loop-recovery';
 import { nextReplayTurn, replayExhausted, startReplay, type ReplayProgress, type ReplayStep } from './replay';
 import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector';
 import { Risk } from './security/rules-analyzer';
@@ -71,7 +72,7 @@ export class AgentLoop {
   /** Records the system event and enters `running` with the first message, else `awaiting_user_input`. */
   start(initial?: { content: string; imageUrls?: string[] }): void {
     this.setState('loading');
-    this.log.append(
+    this.log.add(
       systemAction(
         this.deps.config.systemPrompt,
         this.deps.tools.definitions(),
@@ -103,11 +104,11 @@ export class AgentLoop {
     this.recalled = saved.recalled;
     this.model.textTools = saved.textTools;
     this.replay = saved.replay;
-    for (const action of interruptedActions(this.log.history())) {
-      this.log.append(
+    for (const action of interruptedActions(this.log.events())) {
+      this.log.add(
         errorObservation(RESTART_INTERRUPTED, {
           cause: action.id,
-          ...(action.tool_call_metadata ? { tool_call_metadata: action.tool_call_metadata } : {}),
+          ...(action.toolCall ? { toolCall: action.toolCall } : {}),
         }),
       );
     }
@@ -121,11 +122,11 @@ export class AgentLoop {
   sendMessage(content: string, imageUrls: string[] = []): void {
     if (this.current === 'awaiting_user_confirmation') this.reject('');
     if (this.current === 'error') this.budget.extend();
-    this.log.append(userMessage(content, imageUrls));
+    this.log.add(userMessage(content, imageUrls));
     const recall = this.recalled
       ? this.deps.config.recall.knowledge(content, this.log.history())
       : this.deps.config.recall.workspace(content);
-    if (recall) this.log.append(recallObservation(recall.content, recall.extras));
+    if (recall) this.log.add(recallObservation(recall.content, recall.extras));
     this.recalled = true;
     this.setState('running');
     this.kick();
@@ -157,11 +158,10 @@ export class AgentLoop {
 
   /** After a loop detection, `running` means "Retry differently": the loop is forgotten and the model told. */
   private retryDifferently(): boolean {
-    const recovery = retryDifferentlyEvents(this.deps.events.after(this.deps.conversationId, -1));
-    const note = recovery?.pop();
-    if (!recovery || !note) return false;
-    for (const event of recovery) this.log.append(event);
-    this.sendMessage(String(note.message));
+    const recovery = retryDifferently(this.deps.events.after(this.deps.conversationId, -1));
+    if (!recovery) return false;
+    if (recovery.condensation) this.log.append(recovery.condensation);
+    this.sendMessage(recovery.note);
     return true;
   }
 
@@ -178,15 +178,14 @@ export class AgentLoop {
   runUserCommand(command: string, isInput: boolean): void {
     this.running = this.chain(async () => {
       const args = { command, is_input: isInput };
-      const action = executeBashTool.toAction(args, '');
-      const event = this.log.append({
+      const event = this.log.add({
+        ...executeBashTool.toAction(args, ''),
         source: 'user',
-        message: action.message,
-        action: action.action,
-        args: { ...action.args, confirmation_state: 'confirmed', security_risk: Risk.UNKNOWN },
+        confirmation: 'confirmed',
+        securityRisk: Risk.UNKNOWN,
       });
       const observation = await executeBashTool.execute(args, this.deps.toolContext);
-      this.log.append({ source: 'user', ...observation, cause: event.id });
+      this.log.add({ ...observation, source: 'user', cause: event.id });
     });
   }
 
@@ -258,12 +257,12 @@ export class AgentLoop {
     const limit = this.budget.limitReached();
     if (limit) return this.fail(limit);
     const history = this.log.history();
-    const stuck = detectStuck(history);
+    const stuck = detectStuck(this.log.events());
     if (stuck) {
-      this.log.append(loopDetectionEvent(stuck));
+      this.log.add(loopDetectionEvent(stuck));
       return this.fail(STUCK_REASON);
     }
-    if (this.replay && this.replayStep(history)) return;
+    if (this.replay && this.replayStep(this.log.events())) return;
     this.abort = new AbortController();
     let outcome: ModelOutcome;
     try {
@@ -298,7 +297,7 @@ export class AgentLoop {
     this.account(response);
     if (this.current !== 'running') return; // stopped or paused while the reply streamed
     if (response.toolCalls.length === 0) {
-      this.log.append(agentMessage(response.text, { llm_metrics: this.metrics(response) }));
+      this.log.add(agentMessage(response.text, this.metrics(response)));
       this.setState('awaiting_user_input');
       return;
     }
@@ -306,7 +305,7 @@ export class AgentLoop {
   }
 
   /** Takes the next recorded step instead of a model call; false once the replay is over and the model is next. */
-  private replayStep(history: V0Event[]): boolean {
+  private replayStep(history: DockhandEvent[]): boolean {
     const turn = nextReplayTurn(this.replay as ReplayProgress, history, this.deps.tools);
     if (turn.kind === 'message') {
       this.sendMessage(turn.step.content, turn.step.imageUrls);
@@ -359,18 +358,14 @@ export class AgentLoop {
     const action = this.log.action(call, 'confirmed', this.metrics());
     const run = call.tool.execute;
     if (!run) return;
+    const toolCall = callFromV0({ ...call.metadata });
     try {
       // After a Stop this is the interrupted result (output plus the Stop note), recorded like any other.
       const observation = await run(call.args, this.deps.toolContext);
-      this.log.append({
-        source: 'agent',
-        ...observation,
-        cause: action.id,
-        tool_call_metadata: call.metadata,
-      });
+      this.log.add({ ...observation, source: 'agent', cause: action.id, toolCall });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.log.append(errorObservation(message, { cause: action.id, tool_call_metadata: call.metadata }));
+      this.log.add(errorObservation(message, { cause: action.id, toolCall }));
     }
   }
 
@@ -414,14 +409,14 @@ export class AgentLoop {
     });
   }
 
-  private metrics(response?: LlmResponse): Record<string, unknown> {
+  private metrics(response?: LlmResponse): LlmMetrics {
     return this.budget.metrics(this.deps.llm.route.model, response);
   }
 
   private setState(state: AgentState, reason = ''): void {
     if (state === this.current && state !== 'loading') return;
     this.current = state;
-    this.log.append(agentStateChanged(state, reason));
+    this.log.add(agentStateChanged(state, reason));
     this.save();
   }
 

@@ -60,15 +60,11 @@ function noteTool(runs: string[]) {
     parameters: z.object({ text: z.string() }),
     declaresRisk: 'optional',
     hasSideEffects: () => true,
-    toAction: (args, thought) => ({
-      action: 'call_tool_mcp',
-      args: { name: 'notes_add', arguments: args, thought },
-      message: 'note',
-    }),
+    toAction: (args, thought) => ({ kind: 'mcp_call', name: 'notes_add', arguments: args, thought }),
     analyzed: (args) => ({ tool: 'mcp', name: 'notes_add', arguments: args }),
     execute: async ({ text }) => {
       runs.push(text);
-      return { observation: 'mcp', content: 'added', extras: {}, message: 'added' };
+      return { kind: 'mcp_result', name: 'notes_add', arguments: { text }, text: 'added', success: true };
     },
   });
 }

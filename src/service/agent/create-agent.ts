@@ -80,19 +80,19 @@ function localModelFor(
   }
   if (!route.local || !ctx.settings) return null;
   const warn = (reason: 'truncated' | 'too_small', message: string, numbers: Record<string, number>) =>
-    options.events.append(options.conversationId, contextWarningEvent(reason, message, numbers), ctx.masker);
+    options.events.add(options.conversationId, contextWarningEvent(reason, message, numbers), ctx.masker);
   return localModelClient(config, ctx.llmFactory, ctx.settings.modelProbes, {
     notice: (kind, message, plan) => {
       options.onStatus({ type: kind === 'info' ? 'info' : 'error', id: LOCAL_MODEL_STATUS, message });
       if (kind === 'warning') {
-        warn('too_small', message, plan ? { needed_tokens: plan.needed, context_window: plan.window } : {});
+        warn('too_small', message, plan ? { neededTokens: plan.needed, contextWindow: plan.window } : {});
       }
     },
     truncated: (notice) =>
       warn('truncated', notice.message, {
-        sent_tokens: notice.sentTokens,
-        counted_tokens: notice.countedTokens,
-        context_window: notice.window,
+        sentTokens: notice.sentTokens,
+        countedTokens: notice.countedTokens,
+        contextWindow: notice.window,
       }),
   });
 }

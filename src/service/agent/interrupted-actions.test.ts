@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { V0Event } from '../../shared/api/events';
+import type { DockhandEvent } from '../events/model/dockhand-event';
+import { fromV0 } from '../events/model/v0-codec';
 import { interruptedActions } from './interrupted-actions';
 
-function event(id: number, fields: Partial<V0Event>): V0Event {
-  return { id, timestamp: '', source: 'agent', message: '', ...fields };
+/** An event as the log reads a V0 row. */
+function event(id: number, fields: Partial<V0Event>): DockhandEvent {
+  return fromV0({ id, timestamp: '', source: 'agent', message: '', ...fields });
 }
 
 describe('interruptedActions', () => {

@@ -1,23 +1,25 @@
-import type { V0Event } from '../../shared/api/events';
+import type { DockhandEvent } from '../events/model/dockhand-event';
+import { isAction, legacyName } from '../events/model/event-facts';
 
 export const RESTART_INTERRUPTED =
   'The action was interrupted because Dockhand restarted; its outcome is unknown. Check the current state before retrying.';
 
 /** Actions that never run or produce no observation of their own. */
-const UNANSWERED_BY_DESIGN = new Set(['system', 'message', 'finish', 'condensation', 'recall']);
+const UNANSWERED_BY_DESIGN = new Set<DockhandEvent['kind']>(['system', 'message', 'finish', 'condensation']);
 const NOT_RUN = new Set(['awaiting_confirmation', 'rejected']);
 
 /**
  * Actions that started running but have no observation: what a service that stopped abruptly left
- * unanswered. Actions held for confirmation or rejected are not among them.
+ * unanswered. Actions held for confirmation or rejected are not among them (nor stored recall actions).
  */
-export function interruptedActions(history: V0Event[]): V0Event[] {
+export function interruptedActions(history: DockhandEvent[]): DockhandEvent[] {
   const answered = new Set(history.flatMap((e) => (e.cause === undefined ? [] : [e.cause])));
   return history.filter(
     (e) =>
-      e.action !== undefined &&
-      !UNANSWERED_BY_DESIGN.has(e.action) &&
-      !NOT_RUN.has(String(e.args?.confirmation_state)) &&
+      isAction(e) &&
+      !UNANSWERED_BY_DESIGN.has(e.kind) &&
+      legacyName(e).action !== 'recall' &&
+      !('confirmation' in e && e.confirmation !== undefined && NOT_RUN.has(e.confirmation)) &&
       !answered.has(e.id),
   );
 }

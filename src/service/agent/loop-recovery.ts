@@ -1,5 +1,4 @@
 import type { NewEvent, V0Event } from '../../shared/api/events';
-import { userMessage } from './agent-events';
 import { condensationAction } from './condenser/condensation-event';
 import { condensedView, splitSummary } from './condenser/condensed-view';
 
@@ -9,10 +8,10 @@ export function retryDifferentlyText(actions: number): string {
 
 /**
  * "Retry differently" after a loop detection (agent-behaviour §2.6): a condensation that forgets the
- * loop, then a message telling the model why. Null when the latest loop detection is already answered
- * (a user message came after it) or there is none.
+ * loop (null when nothing is left to forget), then the message telling the model why. Null when the latest
+ * loop detection is already answered (a user message came after it) or there is none.
  */
-export function retryDifferentlyEvents(events: V0Event[]): NewEvent[] | null {
+export function retryDifferently(events: V0Event[]): { condensation: NewEvent | null; note: string } | null {
   const detection = events.findLast((e) => e.observation === 'loop_detection');
   if (!detection) return null;
   const answered = events.some((e) => e.id > detection.id && e.source === 'user' && e.action === 'message');
@@ -26,5 +25,5 @@ export function retryDifferentlyEvents(events: V0Event[]): NewEvent[] | null {
     null,
   );
   const actions = loop.filter((e) => e.action !== undefined && e.source === 'agent').length;
-  return [...(condensation ? [condensation] : []), userMessage(retryDifferentlyText(actions))];
+  return { condensation, note: retryDifferentlyText(actions) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { V0Event } from '../../shared/api/events';
+import type { DockhandEvent } from '../events/model/dockhand-event';
+import { fromV0 } from '../events/model/v0-codec';
 import {
   nextReplayTurn,
   parseTrajectory,
@@ -121,8 +122,9 @@ describe('parseTrajectory', () => {
   });
 });
 
-function runObservation(id: number, toolCallId: string, exitCode: number): V0Event {
-  return {
+/** A command's result as the log reads a V0 row. */
+function runObservation(id: number, toolCallId: string, exitCode: number): DockhandEvent {
+  return fromV0({
     id,
     timestamp: '',
     source: 'agent',
@@ -131,7 +133,7 @@ function runObservation(id: number, toolCallId: string, exitCode: number): V0Eve
     content: '',
     extras: { metadata: { exit_code: exitCode } },
     tool_call_metadata: { tool_call_id: toolCallId },
-  };
+  });
 }
 
 describe('nextReplayTurn', () => {

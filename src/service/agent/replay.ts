@@ -1,7 +1,7 @@
-import type { V0Event } from '../../shared/api/events';
 import type { LlmToolCall } from './llm/llm-types';
 import type { CallMetadata } from './call-metadata';
 import type { ToolRegistry } from './tools/registry';
+import type { DockhandEvent } from '../events/model/dockhand-event';
 
 export const REPLAY_FIRST_MESSAGE_ERROR = 'replay_json must start with a user message';
 const MASKED = '<secret_hidden>';
@@ -179,12 +179,11 @@ function callArguments(step: ReplayAction, tools: ToolRegistry): Record<string, 
   return args;
 }
 
-function exitCodeOf(history: V0Event[], toolCallId: string): number | null {
+function exitCodeOf(history: DockhandEvent[], toolCallId: string): number | null {
   for (let i = history.length - 1; i >= 0; i--) {
-    const event = history[i] as V0Event;
-    if (event.observation !== 'run' || event.tool_call_metadata?.tool_call_id !== toolCallId) continue;
-    const metadata = (event.extras as { metadata?: { exit_code?: unknown } } | undefined)?.metadata;
-    return typeof metadata?.exit_code === 'number' ? metadata.exit_code : null;
+    const event = history[i] as DockhandEvent;
+    if (event.kind !== 'command_result' || event.toolCall?.id !== toolCallId) continue;
+    return event.metadata?.exitCode ?? null;
   }
   return null;
 }
@@ -210,7 +209,7 @@ export function replayExhausted(progress: ReplayProgress): boolean {
  */
 export function nextReplayTurn(
   progress: ReplayProgress,
-  history: V0Event[],
+  history: DockhandEvent[],
   tools: ToolRegistry,
 ): ReplayTurn {
   const awaiting = progress.awaiting;

@@ -87,30 +87,27 @@ describe('StepBudget', () => {
     expect(budget.snapshot()).toEqual(saved);
   });
 
-  it('reports the totals and the response’s own usage as llm_metrics', () => {
+  it('reports the totals and the response’s own usage as the events’ metrics', () => {
     const budget = new StepBudget({ maxIterations: 10, maxBudgetPerTask: 3 });
     const answer = response(0.25);
     budget.account(answer);
     expect(budget.metrics('openai/gpt-4o', answer)).toEqual({
-      accumulated_cost: 0.25,
-      max_budget_per_task: 3,
-      cost_known: true,
-      accumulated_token_usage: {
+      accumulatedCost: 0.25,
+      maxBudgetPerTask: 3,
+      costKnown: true,
+      accumulatedTokenUsage: {
         model: 'openai/gpt-4o',
-        prompt_tokens: 100,
-        completion_tokens: 20,
-        cache_read_tokens: 7,
-        cache_write_tokens: 3,
-        context_window: 0,
-        per_turn_token: 120,
-        response_id: 'resp-1',
+        promptTokens: 100,
+        completionTokens: 20,
+        cacheReadTokens: 7,
+        cacheWriteTokens: 3,
+        contextWindow: 0,
+        perTurnTokens: 120,
+        responseId: 'resp-1',
       },
-      costs: [],
-      response_latencies: [],
-      token_usages: [],
     });
     expect(budget.metrics('openai/gpt-4o')).toMatchObject({
-      accumulated_token_usage: { per_turn_token: 0, response_id: '', cache_read_tokens: 0 },
+      accumulatedTokenUsage: { perTurnTokens: 0, responseId: '', cacheReadTokens: 0 },
     });
   });
 });

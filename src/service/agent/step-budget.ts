@@ -1,4 +1,5 @@
 import type { LlmResponse } from './llm/llm-types';
+import type { LlmMetrics } from '../events/model/dockhand-event';
 
 /** How many steps an agent may take per task when the settings do not say. */
 export const DEFAULT_MAX_ITERATIONS = 500;
@@ -100,25 +101,22 @@ export class StepBudget {
     };
   }
 
-  /** The `llm_metrics` of an event: the totals so far, and the response's own usage when there is one. */
-  metrics(model: string, response?: LlmResponse): Record<string, unknown> {
+  /** The metrics an agent event carries: the totals so far, and the response's own usage when there is one. */
+  metrics(model: string, response?: LlmResponse): LlmMetrics {
     return {
-      accumulated_cost: this.state.cost,
-      max_budget_per_task: this.state.budgetLimit,
-      cost_known: this.state.costKnown,
-      accumulated_token_usage: {
+      accumulatedCost: this.state.cost,
+      maxBudgetPerTask: this.state.budgetLimit,
+      costKnown: this.state.costKnown,
+      accumulatedTokenUsage: {
         model,
-        prompt_tokens: this.state.promptTokens,
-        completion_tokens: this.state.completionTokens,
-        cache_read_tokens: response?.usage.cache_read ?? 0,
-        cache_write_tokens: response?.usage.cache_write ?? 0,
-        context_window: 0,
-        per_turn_token: response ? response.usage.prompt + response.usage.completion : 0,
-        response_id: response?.responseId ?? '',
+        promptTokens: this.state.promptTokens,
+        completionTokens: this.state.completionTokens,
+        cacheReadTokens: response?.usage.cache_read ?? 0,
+        cacheWriteTokens: response?.usage.cache_write ?? 0,
+        contextWindow: 0,
+        perTurnTokens: response ? response.usage.prompt + response.usage.completion : 0,
+        responseId: response?.responseId ?? '',
       },
-      costs: [],
-      response_latencies: [],
-      token_usages: [],
     };
   }
 }

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { NewEvent, V0Event } from '../../shared/api/events';
+import type { DockhandEvent, NewDockhandEvent } from '../events/model/dockhand-event';
+import { callFromV0, fromV0, toNewV0 } from '../events/model/v0-codec';
 import { agentMessage, agentStateChanged, errorObservation, userMessage } from './agent-events';
 import { detectStuck, loopDetectionEvent, STUCK_REASON } from './stuck-detector';
 
-/** Numbers and stamps events as the event log does. */
-function log(...events: NewEvent[]): V0Event[] {
-  return events.map((event, id) => ({ ...event, id, timestamp: '2025-01-01T00:00:00Z' }) as V0Event);
+/** Numbers and stamps events as the event log does, and reads them as the log reads V0 rows. */
+function log(...events: (NewEvent | NewDockhandEvent)[]): DockhandEvent[] {
+  return events.map((event, id) =>
+    fromV0({
+      ...('kind' in event ? toNewV0(event as NewDockhandEvent) : event),
+      id,
+      timestamp: '2025-01-01T00:00:00Z',
+    } as V0Event),
+  );
 }
 
 let calls = 0;
@@ -59,14 +67,14 @@ function viewed(path: string, text: string): NewEvent {
   };
 }
 
-function failed(text: string): NewEvent {
+function failed(text: string): NewDockhandEvent {
   return errorObservation(text);
 }
 
 /** An unknown tool's call: only an error observation answers it, no action is recorded. */
-function unknownToolCall(): NewEvent {
+function unknownToolCall(): NewDockhandEvent {
   return errorObservation('Tool grep is not registered. (arguments: {}). Please check the tool name.', {
-    tool_call_metadata: metadata('grep', { pattern: 'x' }),
+    toolCall: callFromV0(metadata('grep', { pattern: 'x' })),
   });
 }
 
@@ -83,7 +91,7 @@ function condensationRequest(): NewEvent {
   return { source: 'agent', message: '', action: 'condensation_request', args: {} };
 }
 
-function times(count: number, ...events: NewEvent[]): NewEvent[] {
+function times(count: number, ...events: (NewEvent | NewDockhandEvent)[]): (NewEvent | NewDockhandEvent)[] {
   return Array.from({ length: count }, () => events).flat();
 }
 
@@ -212,7 +220,7 @@ describe('detectStuck', () => {
   });
 
   describe('pattern 3: 3 identical agent messages with no observation between them', () => {
-    const said = (text: string) => agentMessage(text, {});
+    const said = (text: string) => agentMessage(text);
 
     it('matches the same message 3 times, state changes between', () => {
       const events = log(
@@ -302,14 +310,14 @@ describe('detectStuck on long conversations (it looks back only as far as the pa
   });
 
   it('finds 3 equal messages however many actions without observations lie between them', () => {
-    const said = agentMessage('Still thinking.', {});
+    const said = agentMessage('Still thinking.');
     const think: NewEvent = { source: 'agent', message: 'Thinking', action: 'think', args: { thought: 't' } };
     const events = log(...start, ...varied(50), said, ...times(8, think), said, ...times(8, think), said);
     expect(detectStuck(events)).toEqual({ pattern: 3, loopStartId: 101 });
   });
 
   it('finds 3 equal messages far behind the newest steps, as the spec counts them', () => {
-    const said = agentMessage('Still thinking.', {});
+    const said = agentMessage('Still thinking.');
     const events = log(...start, ...varied(20), said, said, said, ...varied(300));
     expect(detectStuck(events)).toEqual({ pattern: 3, loopStartId: 41 });
     const apart = log(...start, said, ...varied(1), said, said, ...varied(300));
@@ -330,7 +338,7 @@ describe('detectStuck on long conversations (it looks back only as far as the pa
 
 describe('loopDetectionEvent', () => {
   it('is an environment loop_detection observation with the pattern, the start and a hidden mark', () => {
-    const event = loopDetectionEvent({ pattern: 1, loopStartId: 7 });
+    const event = toNewV0(loopDetectionEvent({ pattern: 1, loopStartId: 7 }));
     expect(event).toMatchObject({
       source: 'environment',
       observation: 'loop_detection',

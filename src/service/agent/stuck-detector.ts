@@ -1,10 +1,7 @@
-import type { NewEvent, V0Event } from '../../shared/api/events';
+import type { DockhandEvent, NewDockhandEvent } from '../events/model/dockhand-event';
+import { isAction, isHidden, legacyName, observedText } from '../events/model/event-facts';
 import { weakMemo } from '../weak-memo';
-import {
-  CONDENSATION_ACTION,
-  condensationRecord,
-  type CondensationRecord,
-} from './condenser/condensation-event';
+import { recordOf as condensationRecord, type CondensationRecord } from './condenser/condensation-event';
 
 export type StuckPattern = 1 | 2 | 3 | 4 | 5;
 
@@ -30,10 +27,29 @@ const CONDENSATION_LOOP = 10;
 
 /** Fields that change between otherwise identical calls (the reasoning, the confirmation, the risk). */
 const VOLATILE_ARGS = new Set(['thought', 'confirmation_state', 'security_risk', 'security_rules']);
+/** The same in Dockhand's events, and the fields every event has. */
+const UNCOMPARED = new Set([
+  'thought',
+  'confirmation',
+  'securityRisk',
+  'securityRules',
+  'kind',
+  'id',
+  'timestamp',
+  'source',
+  'cause',
+  'toolCall',
+  'metrics',
+  'storedV0',
+]);
 
-/** Bookkeeping events that say nothing about the agent's progress. */
-const IGNORED_ACTIONS = new Set(['null', 'system', 'change_agent_state']);
-const IGNORED_OBSERVATIONS = new Set(['null', 'agent_state_changed', 'loop_detection']);
+/** Bookkeeping events that say nothing about the agent's progress (`null` ones are stored as legacy). */
+const IGNORED_KINDS = new Set<DockhandEvent['kind']>([
+  'system',
+  'status_request',
+  'status',
+  'loop_detection',
+]);
 
 /** One action or observation as the patterns compare it: `key` is equal for events that count as equal. */
 interface Step {
@@ -53,57 +69,55 @@ function canonical(value: unknown): string {
   );
 }
 
-function actionKey(event: V0Event): string {
-  const args = event.args ?? {};
-  if (event.action === 'run') return canonical(['run', args.command, args.is_input ?? false]);
-  const compared = Object.entries(args).filter(([name]) => !VOLATILE_ARGS.has(name));
-  return canonical([event.action, Object.fromEntries(compared)]);
-}
-
-function observationKey(event: V0Event): string {
-  if (event.observation === 'run') {
-    const metadata = event.extras?.metadata as { exit_code?: unknown } | undefined;
-    return canonical(['run', event.extras?.command, metadata?.exit_code]);
+function actionKey(event: DockhandEvent): string {
+  if (event.kind === 'command') return canonical(['run', event.command, event.isInput]);
+  if (event.kind === 'legacy') {
+    const args = Object.entries((event.wire.args ?? {}) as Record<string, unknown>);
+    const compared = args.filter(([name]) => !VOLATILE_ARGS.has(name));
+    return canonical([legacyName(event).action, Object.fromEntries(compared)]);
   }
-  return canonical([event.observation, event.content ?? '']);
+  const compared = Object.entries(event).filter(([name]) => !UNCOMPARED.has(name));
+  return canonical([event.kind, Object.fromEntries(compared)]);
 }
 
-function isHidden(event: V0Event): boolean {
-  return event.args?.hidden === true || event.extras?.hidden === true;
+function observationKey(event: DockhandEvent): string {
+  if (event.kind === 'command_result') return canonical(['run', event.command, event.metadata?.exitCode]);
+  const name = event.kind === 'legacy' ? legacyName(event).observation : event.kind;
+  return canonical([name, observedText(event)]);
 }
 
-function isCondensation(event: V0Event): boolean {
-  return event.action === CONDENSATION_ACTION || event.action === 'condensation_request';
+function isCondensation(event: DockhandEvent): boolean {
+  return event.kind === 'condensation' || legacyName(event).action === 'condensation_request';
 }
 
 /**
  * The actions and observations in order. A call answered without running (an unknown tool, invalid
  * arguments) has no action event: its observation stands for the call as well, so repeating it is seen.
  */
-function eventSteps(event: V0Event): Step[] {
+function eventSteps(event: DockhandEvent): Step[] {
   if (isCondensation(event)) return [];
-  if (event.action !== undefined) {
+  if (isAction(event)) {
     return [
       {
         kind: 'action',
         id: event.id,
         key: actionKey(event),
         isError: false,
-        isMessage: event.action === 'message',
+        isMessage: event.kind === 'message',
       },
     ];
   }
   const steps: Step[] = [];
-  const call = event.tool_call_metadata as { function_name?: unknown; arguments?: unknown } | undefined;
+  const call = event.toolCall;
   if (call && event.cause === undefined) {
-    const key = canonical(['call', call.function_name, call.arguments]);
+    const key = canonical(['call', call.name, call.rawInput]);
     steps.push({ kind: 'action', id: event.id, key, isError: false, isMessage: false });
   }
   steps.push({
     kind: 'observation',
     id: event.id,
     key: observationKey(event),
-    isError: event.observation === 'error',
+    isError: event.kind === 'error',
     isMessage: false,
   });
   return steps;
@@ -111,14 +125,22 @@ function eventSteps(event: V0Event): Step[] {
 
 /** The steps and the condensation record of each event, worked out once. */
 const stepsOf = weakMemo(eventSteps);
-const recordOf = weakMemo(condensationRecord);
+const recordOf = weakMemo((event: DockhandEvent) =>
+  condensationRecord(
+    event.kind === 'condensation'
+      ? event
+      : { forgottenIds: null, forgottenRange: null, summary: null, summaryOffset: null },
+  ),
+);
 
-function counts(event: V0Event): boolean {
+function counts(event: DockhandEvent): boolean {
+  const legacy = legacyName(event);
   return (
     event.source !== 'user' &&
     !isHidden(event) &&
-    !(event.action !== undefined && IGNORED_ACTIONS.has(event.action)) &&
-    !(event.observation !== undefined && IGNORED_OBSERVATIONS.has(event.observation))
+    !IGNORED_KINDS.has(event.kind) &&
+    legacy.action !== 'null' &&
+    legacy.observation !== 'null'
   );
 }
 
@@ -130,7 +152,7 @@ class TailNeeds {
   private messagesSettled = false;
   private condensationsSettled = false;
 
-  add(event: V0Event, steps: Step[]): void {
+  add(event: DockhandEvent, steps: Step[]): void {
     if (!isCondensation(event)) this.condensationsSettled = true;
     // Newest first: an observation after a message means no 3 messages run without one in between.
     for (let i = steps.length - 1; i >= 0; i--) {
@@ -162,16 +184,16 @@ class TailNeeds {
  * hidden or state events, and events a condensation forgot. Scanned from the end, only as far back as the
  * patterns look, so that a long conversation costs no more per step than a short one.
  */
-function eventsInScope(events: V0Event[]): V0Event[] {
-  const scope: V0Event[] = [];
+function eventsInScope(events: DockhandEvent[]): DockhandEvent[] {
+  const scope: DockhandEvent[] = [];
   const forgetting: CondensationRecord[] = [];
   const needs = new TailNeeds();
   for (let i = events.length - 1; i >= 0 && !needs.met; i--) {
-    const event = events[i] as V0Event;
-    if (event.source === 'user' && event.action === 'message') break;
+    const event = events[i] as DockhandEvent;
+    if (event.source === 'user' && event.kind === 'message') break;
     // A condensation only forgets events before it, all still ahead in this scan.
-    if (event.action === CONDENSATION_ACTION) forgetting.push(recordOf(event));
-    if (needs.onlyAMessageMissing && event.action !== 'message') continue;
+    if (event.kind === 'condensation') forgetting.push(recordOf(event));
+    if (needs.onlyAMessageMissing && event.kind !== 'message') continue;
     if (!counts(event) || forgetting.some((c) => c.forgets(event.id))) continue;
     scope.push(event);
     needs.add(event, stepsOf(event));
@@ -238,12 +260,12 @@ function alternatingSteps(steps: Step[]): number | null {
 }
 
 /** The trailing run of condensations (requests in between do not break it), if it is long enough. */
-function repeatedCondensations(events: V0Event[]): number | null {
+function repeatedCondensations(events: DockhandEvent[]): number | null {
   let start: number | null = null;
   let count = 0;
-  for (let i = events.length - 1; i >= 0 && isCondensation(events[i] as V0Event); i--) {
-    const event = events[i] as V0Event;
-    if (event.action === CONDENSATION_ACTION) {
+  for (let i = events.length - 1; i >= 0 && isCondensation(events[i] as DockhandEvent); i--) {
+    const event = events[i] as DockhandEvent;
+    if (event.kind === 'condensation') {
       count += 1;
       start = event.id;
     }
@@ -256,7 +278,7 @@ function repeatedCondensations(events: V0Event[]): number | null {
  * events after the last user message count; user, null, hidden and state events, and events a
  * condensation forgot, are left out. Returns the first pattern that matches, or null.
  */
-export function detectStuck(events: V0Event[]): StuckDetection | null {
+export function detectStuck(events: DockhandEvent[]): StuckDetection | null {
   const scope = eventsInScope(events);
   if (scope.length < MIN_EVENTS) return null;
   const steps = scope.flatMap(stepsOf);
@@ -275,16 +297,15 @@ export function detectStuck(events: V0Event[]): StuckDetection | null {
 }
 
 /**
- * The `loop_detection` observation recorded when a loop is found. `extras.hidden` marks it as not for the
- * model (like hidden `run` events); clients read `pattern` and `loop_start_id`.
+ * The `loop_detection` event recorded when a loop is found: not for the model (like hidden commands); clients
+ * read the pattern and where the loop starts.
  */
-export function loopDetectionEvent(detection: StuckDetection): NewEvent {
-  const text = `${STUCK_REASON}: ${PATTERN_TEXT[detection.pattern]}.`;
+export function loopDetectionEvent(detection: StuckDetection): NewDockhandEvent {
   return {
+    kind: 'loop_detection',
     source: 'environment',
-    message: text,
-    observation: 'loop_detection',
-    content: text,
-    extras: { pattern: detection.pattern, loop_start_id: detection.loopStartId, hidden: true },
+    text: `${STUCK_REASON}: ${PATTERN_TEXT[detection.pattern]}.`,
+    pattern: detection.pattern,
+    loopStartId: detection.loopStartId,
   };
 }

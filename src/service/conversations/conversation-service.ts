@@ -547,11 +547,10 @@ export class ConversationService {
     this.unsubscribe.set(
       record.id,
       this.events.subscribe(record.id, (event) => {
-        if (event.observation !== 'agent_state_changed') return;
-        const agentState = String((event.extras as { agent_state?: unknown }).agent_state);
-        this.update(record.id, { agentState });
+        if (event.kind !== 'status') return;
+        this.update(record.id, { agentState: event.state });
         // The end of a turn: what the agent changed is counted once, for the lists.
-        if (TURN_ENDS.has(agentState)) this.changedFiles.refresh(record.id);
+        if (TURN_ENDS.has(event.state)) this.changedFiles.refresh(record.id);
       }),
     );
     void this.run(runtime, record, first).catch((error: unknown) =>
@@ -573,7 +572,7 @@ export class ConversationService {
       const failure = runtime.failureOf(error);
       const message = this.ctx.masker.maskText(failure.message);
       this.ctx.logger.warn({ conversation_id: record.id, err: message }, 'conversation start failed');
-      this.events.append(record.id, errorObservation(message), this.ctx.masker);
+      this.events.add(record.id, errorObservation(message), this.ctx.masker);
       await this.stop(record.id);
       this.reachStage(record.id, { stage: 'failed', failure: { ...failure, message } });
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NewEvent, V0Event } from '../../shared/api/events';
 import { agentStateChanged, type AgentState } from '../agent/agent-events';
+import { toNewV0 } from '../events/model/v0-codec';
 import { REJECTED_TEXT } from '../agent/agent-loop';
 import { needsConfirmation, type ConfirmationSettings } from '../agent/confirmation-policy';
 import { Risk } from '../agent/security/rules-analyzer';
@@ -114,7 +115,7 @@ export class RepositoryConsent {
   }
 
   private state(state: AgentState): void {
-    this.deps.record(agentStateChanged(state));
+    this.deps.record(toNewV0(agentStateChanged(state)));
   }
 
   private action(code: RepositoryCode & { id: string }, confirmation: string): V0Event {

@@ -1,15 +1,9 @@
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../../../test/support/service';
-import type { V0Event } from '../../shared/api/events';
 import { openDatabase, type Db } from '../storage/database';
-import {
-  MAX_QUEUED_BYTES,
-  REPLAY_CHUNK,
-  type EventSink,
-  type FollowEnd,
-  type StoredEventJson,
-} from './event-follower';
+import { MAX_QUEUED_BYTES, REPLAY_CHUNK, type EventSink, type FollowEnd } from './event-follower';
+import type { DockhandEvent } from './model/dockhand-event';
 import { EventLog } from './event-log';
 import { SecretMasker } from './secret-masker';
 
@@ -32,8 +26,8 @@ class FakeSink implements EventSink {
     return this.closedWith !== null;
   }
 
-  replay(rows: readonly StoredEventJson[]): Promise<void> {
-    this.replayed.push(rows.map((row) => row.id));
+  replay(events: readonly DockhandEvent[]): Promise<void> {
+    this.replayed.push(events.map((event) => event.id));
     this.calls.push('replay');
     return new Promise((resolve) => this.pending.push(resolve));
   }
@@ -42,7 +36,7 @@ class FakeSink implements EventSink {
     this.calls.push(`caughtUp ${lastId}`);
   }
 
-  live(event: V0Event): void {
+  live(event: DockhandEvent): void {
     if (this.failLive) throw new Error('the connection broke');
     this.heard.push(event.id);
   }
@@ -83,10 +77,10 @@ describe('EventFollower', () => {
     db = openDatabase(dir);
     log = new EventLog(db);
     reads = 0;
-    const afterJson = log.afterJson.bind(log);
-    log.afterJson = (...args) => {
+    const events = log.events.bind(log);
+    log.events = (...args) => {
       reads++;
-      return afterJson(...args);
+      return events(...args);
     };
   });
 

@@ -1,21 +1,15 @@
-import type { V0Event } from '../../shared/api/events';
+import type { DockhandEvent } from './model/dockhand-event';
 
 /** A live client that lets more than this pile up unread is cut off (the replay waits for it instead). */
 export const MAX_QUEUED_BYTES = 1024 * 1024;
 /** Stored events read and written per step of a replay. */
 export const REPLAY_CHUNK = 200;
 
-/** A stored event's id and its JSON text, exactly as stored (masked). */
-export interface StoredEventJson {
-  id: number;
-  json: string;
-}
-
 /** What a follower reads: the stored events of a conversation and the ones appended from now on. */
 export interface FollowedLog {
-  afterJson(conversationId: string, afterId: number, limit: number): StoredEventJson[];
+  events(conversationId: string, afterId: number, limit: number): DockhandEvent[];
   lastId(conversationId: string): number;
-  subscribe(conversationId: string, listener: (event: V0Event) => void): () => void;
+  subscribe(conversationId: string, listener: (event: DockhandEvent) => void): () => void;
 }
 
 /** Why a follower closed its sink. */
@@ -29,11 +23,11 @@ export interface EventSink {
   /** The client has gone: the follower reads and writes nothing more. */
   readonly isClosed: boolean;
   /** Writes one chunk of stored events, oldest first; resolves once the client has taken it in (or left). */
-  replay(rows: readonly StoredEventJson[]): Promise<void>;
+  replay(events: readonly DockhandEvent[]): Promise<void>;
   /** The replay has reached the end of the log (`lastId`, -1 when it is empty); live events follow. */
   caughtUp(lastId: number): void;
   /** Writes one event appended after the replay. */
-  live(event: V0Event): void;
+  live(event: DockhandEvent): void;
   /** Bytes written that the client has not taken in yet. */
   queuedBytes(): number;
   /** Ends the client's connection. */
@@ -91,17 +85,17 @@ export class EventFollower {
   private async replay(): Promise<void> {
     for (;;) {
       if (this.stopped || this.sink.isClosed) return;
-      const rows = this.log.afterJson(this.conversationId, this.lastSent, REPLAY_CHUNK);
-      const last = rows.at(-1);
+      const events = this.log.events(this.conversationId, this.lastSent, REPLAY_CHUNK);
+      const last = events.at(-1);
       if (!last) break;
       this.lastSent = last.id;
-      await this.sink.replay(rows);
+      await this.sink.replay(events);
     }
     this.replaying = false;
     this.sink.caughtUp(this.log.lastId(this.conversationId));
   }
 
-  private sendLive(event: V0Event): void {
+  private sendLive(event: DockhandEvent): void {
     this.lastSent = event.id;
     this.sink.live(event);
   }

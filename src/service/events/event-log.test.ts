@@ -62,7 +62,7 @@ describe('EventLog', () => {
     for (let i = 0; i < 5; i++) log.append('c1', { source: 'agent', message: `m${i}` }, masker);
     expect(log.page('c1', { startId: 1, reverse: false, limit: 2 })).toMatchObject({
       events: [{ id: 1 }, { id: 2 }],
-      has_more: true,
+      hasMore: true,
     });
     expect(
       log.page('c1', { startId: 0, endId: 3, reverse: true, limit: 10 }).events.map((e) => e.id),

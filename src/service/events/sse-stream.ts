@@ -1,12 +1,13 @@
 import type { Response } from 'express';
-import type { V0Event } from '../../shared/api/events';
-import type { EventSink, StoredEventJson } from './event-follower';
+import type { EventSink } from './event-follower';
+import type { DockhandEvent } from './model/dockhand-event';
 
 const PING_MS = 15_000;
 
 /**
- * One Server-Sent Events response, the sink of an event follower: `oh_event` frames with `id:` (so
- * `Last-Event-ID` resumes without gaps), each replayed chunk in one write of the JSON as stored, unnumbered
+ * One Server-Sent Events response, the sink of an event follower: each event as the frame `frame` makes of it
+ * (the route's wire format, numbered so `Last-Event-ID` resumes without gaps), each replayed chunk in one
+ * write, unnumbered
  * `replay_done` (once caught up) and `status_update` frames, a ping comment every 15 s, and `end` before closing.
  */
 export class SseStream implements EventSink {
@@ -16,6 +17,7 @@ export class SseStream implements EventSink {
   constructor(
     private readonly res: Response,
     private readonly onClose: () => void,
+    private readonly frame: (event: DockhandEvent) => string,
   ) {
     res.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -29,9 +31,9 @@ export class SseStream implements EventSink {
     res.on('close', () => this.finish());
   }
 
-  async replay(rows: readonly StoredEventJson[]): Promise<void> {
-    if (this.closed || rows.length === 0) return;
-    const text = rows.map((row) => `id: ${row.id}\nevent: oh_event\ndata: ${row.json}\n\n`).join('');
+  async replay(events: readonly DockhandEvent[]): Promise<void> {
+    if (this.closed || events.length === 0) return;
+    const text = events.map(this.frame).join('');
     if (this.res.write(text)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -48,8 +50,8 @@ export class SseStream implements EventSink {
     this.named('replay_done', { last_event_id: lastId });
   }
 
-  live(event: V0Event): void {
-    this.write(`id: ${event.id}\nevent: oh_event\ndata: ${JSON.stringify(event)}\n\n`);
+  live(event: DockhandEvent): void {
+    this.write(this.frame(event));
   }
 
   queuedBytes(): number {

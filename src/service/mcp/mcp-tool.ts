@@ -39,11 +39,7 @@ export function mcpAgentTool(
     jsonSchema: schema,
     declaresRisk: 'optional',
     hasSideEffects: () => !readOnly,
-    toAction: (args, thought) => ({
-      action: 'call_tool_mcp',
-      args: { name: named.name, arguments: args, thought },
-      message: `I am calling the MCP tool ${named.name} with ${JSON.stringify(args)}`,
-    }),
+    toAction: (args, thought) => ({ kind: 'mcp_call', name: named.name, arguments: args, thought }),
     analyzed: (args) => ({
       tool: 'mcp',
       name: named.name,
@@ -55,10 +51,11 @@ export function mcpAgentTool(
       const outcome = await connection.call(named.tool, named.name, args, vision);
       const imageUrls = outcome.images.map((image) => `data:${image.mimeType};base64,${image.data}`);
       return {
-        observation: 'mcp',
-        content: outcome.text,
-        extras: { name: named.name, arguments: args, ...(imageUrls.length ? { image_urls: imageUrls } : {}) },
-        message: outcome.text,
+        kind: 'mcp_result',
+        name: named.name,
+        arguments: args,
+        text: outcome.text,
+        ...(imageUrls.length ? { imageUrls } : {}),
         success: !outcome.isError,
       };
     },

@@ -140,4 +140,9 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
     name: 'the agent each conversation runs',
     sql: `ALTER TABLE conversations ADD COLUMN agent TEXT NOT NULL DEFAULT 'dockhand';`,
   },
+  {
+    version: 10,
+    name: 'events stored as Dockhand events; earlier rows stay V0 events, read through the V0 mapper',
+    sql: `ALTER TABLE events ADD COLUMN format TEXT NOT NULL DEFAULT 'v0';`,
+  },
 ];

@@ -1,5 +1,6 @@
 import type { NewEvent, V0Event } from '../../../shared/api/events';
 import { withToolPartners } from './tool-pairing';
+import type { CondensationEvent } from '../../events/model/dockhand-event';
 
 export const CONDENSATION_ACTION = 'condensation';
 
@@ -48,12 +49,25 @@ export function condensationAction(
 /** Reads a stored `condensation` action (an id list, else a start..end range). */
 export function condensationRecord(event: V0Event): CondensationRecord {
   const args = event.args ?? {};
-  const ids = Array.isArray(args.forgotten_event_ids) ? new Set(args.forgotten_event_ids.map(Number)) : null;
   const start = typeof args.forgotten_events_start_id === 'number' ? args.forgotten_events_start_id : null;
   const end = typeof args.forgotten_events_end_id === 'number' ? args.forgotten_events_end_id : null;
-  return {
-    forgets: (id) => (ids ? ids.has(id) : start !== null && end !== null && id >= start && id <= end),
+  return recordOf({
+    forgottenIds: Array.isArray(args.forgotten_event_ids) ? args.forgotten_event_ids.map(Number) : null,
+    forgottenRange: start !== null && end !== null ? { start, end } : null,
     summary: typeof args.summary === 'string' ? args.summary : null,
     summaryOffset: typeof args.summary_offset === 'number' ? args.summary_offset : null,
+  });
+}
+
+/** What a `condensation` event says. */
+export function recordOf(
+  event: Pick<CondensationEvent, 'forgottenIds' | 'forgottenRange' | 'summary' | 'summaryOffset'>,
+): CondensationRecord {
+  const ids = event.forgottenIds ? new Set(event.forgottenIds) : null;
+  const range = event.forgottenRange;
+  return {
+    forgets: (id) => (ids ? ids.has(id) : range !== null && id >= range.start && id <= range.end),
+    summary: event.summary,
+    summaryOffset: event.summaryOffset,
   };
 }

@@ -23,7 +23,12 @@ describe('condensedView', () => {
     const log = memoryLog();
     startConversation(log.append);
     bashCalls(log.append, 10);
-    log.append({ ...userMessage('hidden'), args: { content: 'hidden', hidden: true } });
+    log.append({
+      source: 'user',
+      message: 'hidden',
+      action: 'message',
+      args: { content: 'hidden', hidden: true },
+    });
     log.append({
       source: 'environment',
       message: '',
@@ -106,12 +111,7 @@ describe('condensedView', () => {
     });
     const unexecuted = log.append(
       errorObservation('Tool nope is not registered.', {
-        tool_call_metadata: {
-          function_name: 'nope',
-          tool_call_id: 'c3',
-          model_response: { id: 'r3' },
-          total_calls_in_response: 1,
-        },
+        toolCall: { id: 'c3', name: 'nope', responseId: 'r3', callsInResponse: 1 },
       }),
     );
     log.append({

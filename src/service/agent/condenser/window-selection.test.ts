@@ -31,7 +31,7 @@ describe('windowDropped', () => {
   it('keeps at least the newest event', () => {
     const log = memoryLog();
     startConversation(log.append);
-    log.append(agentMessage('Which tests?', {}));
+    log.append(agentMessage('Which tests?'));
     expect(windowDropped(condensedView(log.events))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { NewEvent } from '../../../shared/api/events';
+import type { NewDockhandEvent } from '../../events/model/dockhand-event';
 
 /** The observation of a context problem on a local model's server, shown to the user and not to the model. */
 export const CONTEXT_WARNING_OBSERVATION = 'context_warning';
@@ -11,12 +11,13 @@ export function contextWarningEvent(
   reason: 'truncated' | 'too_small',
   message: string,
   numbers: Record<string, number>,
-): NewEvent {
+): NewDockhandEvent {
   return {
+    kind: 'notice',
     source: 'environment',
-    message,
-    observation: CONTEXT_WARNING_OBSERVATION,
-    content: message,
-    extras: { reason, ...numbers, hidden: true },
+    name: CONTEXT_WARNING_OBSERVATION,
+    text: message,
+    details: { reason, ...numbers },
+    hidden: true,
   };
 }

@@ -13,14 +13,14 @@ const countTool = defineTool<z.infer<typeof Parameters>>({
   parameters: Parameters,
   declaresRisk: false,
   hasSideEffects: () => false,
-  toAction: ({ path }) => ({ action: 'read', args: { path }, message: `Counting ${path}` }),
+  toAction: ({ path }) => ({ kind: 'read', path, start: 0, end: -1, viewRange: null, thought: '' }),
   analyzed: () => ({ tool: 'think' }),
 });
 
 describe('defineTool', () => {
   it('keeps the declaration', () => {
     expect(countTool.name).toBe('count_lines');
-    expect(countTool.toAction({ path: '/a', count: 1 }, '').message).toBe('Counting /a');
+    expect(countTool.toAction({ path: '/a', count: 1 }, '')).toMatchObject({ kind: 'read', path: '/a' });
   });
 
   it('reads the arguments with the defaults and transforms of its parameters', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commandMetadataFromV0 } from '../../events/model/v0-codec';
 import { observationText } from '../../sandbox/shell/shell-session';
 import description from './execute-bash.md?raw';
 import { defineTool } from './define-tool';
@@ -28,28 +29,26 @@ export const executeBashTool = defineTool<z.infer<typeof Parameters>>({
   declaresRisk: true,
   hasSideEffects: ({ command, is_input }) => !(is_input && command.trim() === 'C-c'),
   toAction: ({ command, is_input, timeout }, thought) => ({
-    action: 'run',
-    args: {
-      command,
-      is_input,
-      thought,
-      blocking: timeout !== undefined,
-      is_static: false,
-      cwd: null,
-      hidden: false,
-      ...(timeout !== undefined ? { timeout } : {}),
-    },
-    message: `Running command: ${command}`,
+    kind: 'command',
+    command,
+    isInput: is_input,
+    thought,
+    blocking: timeout !== undefined,
+    isStatic: false,
+    cwd: null,
+    hidden: false,
+    ...(timeout !== undefined ? { timeout } : {}),
   }),
   analyzed: ({ command }) => ({ tool: 'execute_bash', command }),
   execute: async ({ command, is_input, timeout }, { shell }) => {
     const result = await shell.execute({ command, isInput: is_input, timeout: timeout ?? null });
     return {
-      observation: 'run',
-      content: observationText(result),
-      extras: { command, hidden: false, metadata: result.metadata },
+      kind: 'command_result',
+      command,
+      output: observationText(result),
+      hidden: false,
+      metadata: commandMetadataFromV0({ ...result.metadata }),
       success: result.exit_code === 0,
-      message: `Command \`${command}\` executed with exit code ${result.exit_code}.`,
     };
   },
 });

@@ -11,10 +11,6 @@ export const finishTool = defineTool<z.infer<typeof Parameters>>({
   parameters: Parameters,
   declaresRisk: false,
   hasSideEffects: () => false,
-  toAction: ({ message }, thought) => ({
-    action: 'finish',
-    args: { final_thought: message, outputs: {}, thought },
-    message,
-  }),
+  toAction: ({ message }, thought) => ({ kind: 'finish', message, outputs: {}, thought }),
   analyzed: () => ({ tool: 'finish' }),
 });

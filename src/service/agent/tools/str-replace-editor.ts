@@ -45,57 +45,43 @@ export const strReplaceEditorTool = defineTool<Args>({
   toAction: (args, thought) =>
     args.command === 'view'
       ? {
-          action: 'read',
-          args: {
-            path: args.path,
-            start: 0,
-            end: -1,
-            thought,
-            impl_source: IMPL_SOURCE,
-            view_range: args.view_range ?? null,
-          },
-          message: `Reading file: ${args.path}`,
+          kind: 'read',
+          path: args.path,
+          start: 0,
+          end: -1,
+          thought,
+          implSource: IMPL_SOURCE,
+          viewRange: args.view_range ?? null,
         }
       : {
-          action: 'edit',
-          args: {
-            path: args.path,
-            command: args.command,
-            file_text: args.file_text ?? null,
-            old_str: args.old_str ?? null,
-            new_str: args.new_str ?? null,
-            insert_line: args.insert_line ?? null,
-            content: '',
-            start: 1,
-            end: -1,
-            thought,
-            impl_source: IMPL_SOURCE,
-          },
-          message: `Editing file: ${args.path}`,
+          kind: 'edit',
+          path: args.path,
+          command: args.command,
+          fileText: args.file_text ?? null,
+          oldStr: args.old_str ?? null,
+          newStr: args.new_str ?? null,
+          insertLine: args.insert_line ?? null,
+          content: '',
+          start: 1,
+          end: -1,
+          thought,
+          implSource: IMPL_SOURCE,
         },
   analyzed: ({ command, path }) => ({ tool: 'str_replace_editor', command, path }),
   execute: async (args, { editor }) => {
     const result = await editor.run(args);
     if (args.command === 'view') {
-      return {
-        observation: 'read',
-        content: result.text,
-        extras: { path: args.path, impl_source: IMPL_SOURCE },
-        message: `I read the file ${args.path}.`,
-      };
+      return { kind: 'read_result', path: args.path, text: result.text, implSource: IMPL_SOURCE };
     }
     return {
-      observation: 'edit',
-      content: result.text,
-      extras: {
-        path: args.path,
-        impl_source: IMPL_SOURCE,
-        prev_exist: result.prevExist ?? true,
-        old_content: eventField(result.oldContent),
-        new_content: eventField(result.newContent),
-        diff: eventField(result.diff),
-      },
-      message: `I edited the file ${args.path}.`,
+      kind: 'edit_result',
+      path: args.path,
+      text: result.text,
+      implSource: IMPL_SOURCE,
+      prevExist: result.prevExist ?? true,
+      oldContent: eventField(result.oldContent),
+      newContent: eventField(result.newContent),
+      diff: eventField(result.diff),
     };
   },
 });

@@ -19,14 +19,7 @@ export const taskTrackerTool = defineTool<z.infer<typeof Parameters>>({
   parameters: Parameters,
   declaresRisk: false,
   hasSideEffects: () => false,
-  toAction: ({ command, task_list }, thought) => ({
-    action: 'task_tracking',
-    args: { command, task_list: task_list ?? [], thought },
-    message:
-      command === 'plan'
-        ? `Updating the task list (${task_list?.length ?? 0} items)`
-        : 'Viewing the task list',
-  }),
+  toAction: ({ command, task_list }, thought) => ({ kind: 'plan', command, tasks: task_list ?? [], thought }),
   analyzed: () => ({ tool: 'task_tracker' }),
   execute: async ({ command, task_list }, { tasks }) => {
     let content: string;
@@ -37,11 +30,6 @@ export const taskTrackerTool = defineTool<z.infer<typeof Parameters>>({
     } else {
       content = tasks.read() ?? 'No task list found. Use the "plan" command to create one.';
     }
-    return {
-      observation: 'task_tracking',
-      content,
-      extras: { command, task_list: task_list ?? [] },
-      message: content,
-    };
+    return { kind: 'plan_result', command, tasks: task_list ?? [], text: content };
   },
 });

@@ -10,16 +10,7 @@ export const thinkTool = defineTool<z.infer<typeof Parameters>>({
   parameters: Parameters,
   declaresRisk: false,
   hasSideEffects: () => false,
-  toAction: ({ thought }) => ({
-    action: 'think',
-    args: { thought },
-    message: `I am thinking...: ${thought}`,
-  }),
+  toAction: ({ thought }) => ({ kind: 'thought', thought }),
   analyzed: () => ({ tool: 'think' }),
-  execute: async () => ({
-    observation: 'think',
-    content: 'Your thought has been logged.',
-    extras: {},
-    message: 'Your thought has been logged.',
-  }),
+  execute: async () => ({ kind: 'thought_result', text: 'Your thought has been logged.' }),
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { NewDockhandEvent } from '../../events/model/dockhand-event';
 import type { ShellSession } from '../../sandbox/shell/shell-session';
 import type { AnalyzedAction } from '../security/rules-analyzer';
 import type { Editor } from './str-replace-editor/editor';
@@ -11,21 +12,32 @@ export interface ToolContext {
   tasks: TaskList;
 }
 
-/** The V0 action event a call becomes (`action`, `args`, summary `message`). */
-export interface ToolAction {
-  action: string;
-  args: Record<string, unknown>;
-  message: string;
-}
+type Fields<E> = E extends NewDockhandEvent ? Omit<E, 'source' | 'timestamp'> : never;
 
-/** The V0 observation a call produces. */
-export interface ToolObservation {
-  observation: string;
-  content: string;
-  extras: Record<string, unknown>;
-  message: string;
-  success?: boolean;
-}
+/** The action event a call becomes: its kind and the kind's own fields (the loop adds the call's facts). */
+export type ToolAction = Fields<
+  Extract<
+    NewDockhandEvent,
+    { kind: 'thought' | 'command' | 'read' | 'edit' | 'fetch' | 'plan' | 'mcp_call' | 'finish' }
+  >
+>;
+
+/** The result event a call produces. */
+export type ToolObservation = Fields<
+  Extract<
+    NewDockhandEvent,
+    {
+      kind:
+        | 'thought_result'
+        | 'command_result'
+        | 'read_result'
+        | 'edit_result'
+        | 'fetch_result'
+        | 'plan_result'
+        | 'mcp_result';
+    }
+  >
+>;
 
 /**
  * What a tool file declares: its name, description (a text file beside it), zod parameters, how a call is

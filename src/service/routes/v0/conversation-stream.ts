@@ -9,6 +9,7 @@ import type { SessionKey } from '../../secrets/session-key';
 import { httpError } from '../../http/errors';
 import { defineRoute, type RouteSpec } from '../../http/routes';
 import { validate } from '../../http/validation';
+import { sseFrame } from './v0-events';
 
 const PER_CONVERSATION = 16;
 const TOTAL = 64;
@@ -51,14 +52,18 @@ export function conversationStreamRoutes(
         open.set(id, (open.get(id) ?? 0) + 1);
         total += 1;
 
-        const stream = new SseStream(res, () => {
-          follower.stop();
-          stopStatus();
-          stopEnd();
-          stopRotate();
-          open.set(id, (open.get(id) ?? 1) - 1);
-          total -= 1;
-        });
+        const stream = new SseStream(
+          res,
+          () => {
+            follower.stop();
+            stopStatus();
+            stopEnd();
+            stopRotate();
+            open.set(id, (open.get(id) ?? 1) - 1);
+            total -= 1;
+          },
+          sseFrame,
+        );
         const follower = events.follow(id, after, stream);
         const stopStatus = conversations.onStatus(id, (payload) =>
           follower.send(() => stream.named('status_update', payload)),

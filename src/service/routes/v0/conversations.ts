@@ -20,6 +20,7 @@ import type { ConversationService } from '../../conversations/conversation-servi
 import type { EventLog } from '../../events/event-log';
 import type { V0Event } from '../../../shared/api/events';
 import { defineRoute, type RouteSpec } from '../../http/routes';
+import { v0Page } from './v0-events';
 
 const NOT_FOUND = { description: 'Unknown conversation', schema: DetailBody };
 const NOT_RUNNING = { description: 'The conversation is not running', schema: DetailBody };
@@ -162,12 +163,14 @@ export function conversationRoutes(conversations: ConversationService, events: E
       handler: ({ params, query }) => {
         conversations.require(params.id);
         const endId = query.end_id ?? (query.reverse ? events.lastId(params.id) : undefined);
-        return events.page(params.id, {
-          startId: query.start_id,
-          endId,
-          reverse: query.reverse,
-          limit: query.limit,
-        });
+        return v0Page(
+          events.page(params.id, {
+            startId: query.start_id,
+            endId,
+            reverse: query.reverse,
+            limit: query.limit,
+          }),
+        );
       },
     }),
     defineRoute({

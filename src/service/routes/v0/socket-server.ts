@@ -1,18 +1,17 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { UserActionRequest } from '../../../shared/api/conversations';
-import type { V0Event } from '../../../shared/api/events';
 import type { ConversationService } from '../../conversations/conversation-service';
 import type { KeyGate } from '../../http/key-gate';
 import { fromOwnPage, isAllowedOrigin, type OriginPolicy } from '../../http/security';
 import type { EventLog } from '../../events/event-log';
 import type { EventSink } from '../../events/event-follower';
+import type { DockhandEvent } from '../../events/model/dockhand-event';
 import { drained, queuedBytes } from './socket-backlog';
+import { socketIoEvent, socketIoReplay } from './v0-events';
 
 const MAX_SOCKETS_PER_CONVERSATION = 16;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
-/** Environment events that live clients receive (as `agent`); the others stay in the log only. */
-const FORWARDED_ENVIRONMENT = new Set(['run', 'agent_state_changed', 'recall', 'error']);
 
 export interface SocketServerDeps {
   conversations: ConversationService;
@@ -40,33 +39,26 @@ class ConnectError extends Error {
   }
 }
 
-/** The event as socket.io clients of OpenHands expect it, or null when it is not sent live. */
-function forClients(event: V0Event): V0Event | null {
-  if (event.source !== 'environment') return event;
-  if (!event.observation || !FORWARDED_ENVIRONMENT.has(event.observation)) return null;
-  return { ...event, source: 'agent' };
-}
-
 /**
- * A socket.io client as an event follower's sink: each event parsed and emitted as one `oh_event`. The replay
- * skips recall actions and holds back agent state changes, sending only the last after the rest; each
- * chunk is taken in once engine.io's transport is ready again.
+ * A socket.io client as an event follower's sink: each event emitted as one V0 `oh_event` (`v0-events.ts`).
+ * The replay skips recall actions and holds back agent state changes, sending only the last after the
+ * rest; each chunk is taken in once engine.io's transport is ready again.
  */
 function socketSink(socket: Socket): EventSink {
-  let lastState: V0Event | undefined;
-  const emit = (event: V0Event) => {
-    const shown = forClients(event);
+  let lastState: DockhandEvent | undefined;
+  const emit = (event: DockhandEvent) => {
+    const shown = socketIoEvent(event);
     if (shown) socket.emit('oh_event', shown);
   };
   return {
     get isClosed() {
       return socket.disconnected;
     },
-    replay: async (rows) => {
-      for (const row of rows) {
-        const event = JSON.parse(row.json) as V0Event;
-        if (event.observation === 'agent_state_changed') lastState = event;
-        else if (event.action !== 'recall') emit(event);
+    replay: async (events) => {
+      for (const event of events) {
+        const replayed = socketIoReplay(event);
+        if (replayed === 'hold') lastState = event;
+        else if (replayed === 'send') emit(event);
       }
       await drained(socket);
     },

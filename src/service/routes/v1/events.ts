@@ -6,7 +6,8 @@ import { V1_EVENT_KINDS, V1EventBatch, V1EventPage } from '../../../shared/api/v
 import { utcIso } from '../../conversations/app-conversations';
 import { decodeCursor, encodeCursor } from '../../http/page-cursor';
 import { defineRoute, type RouteSpec } from '../../http/routes';
-import { getV1Event, searchV1Events } from '../../events/v1-events';
+import { findEvent, searchEvents } from '../../events/event-search';
+import { v1Event } from './v1-events';
 import type { Db } from '../../storage/database';
 
 const datetime = z.iso.datetime({ offset: true, local: true });
@@ -23,17 +24,27 @@ const SearchQuery = Filters.extend({
 });
 const INVALID = { description: 'Invalid query', schema: ValidationErrorBody };
 
+/** Events of every conversation (or one) as V1 events, filtered and ordered by timestamp. */
 function search(db: Db, query: z.infer<typeof Filters> & { sort_order?: string }) {
-  return searchV1Events(db, {
+  const found = searchEvents(db, {
     conversationId: query.conversation_id__eq,
-    kind: query.kind__eq,
     timestampGte: utcIso(query.timestamp__gte),
     timestampLt: utcIso(query.timestamp__lt),
     descending: query.sort_order === 'TIMESTAMP_DESC',
-  });
+  }).map(({ conversationId, event }) => v1Event(conversationId, event));
+  return query.kind__eq ? found.filter((e) => e.kind === query.kind__eq) : found;
 }
 
-/** V1 events across conversations (api-contract §13): the V0 events in a V1 envelope. */
+/** One V1 event by its `<conversation id>:<event id>` id, or null. */
+function byId(db: Db, id: string) {
+  const match = /^(.+):(\d+)$/.exec(id);
+  const conversationId = match?.[1];
+  if (conversationId === undefined) return null;
+  const event = findEvent(db, conversationId, Number(match?.[2]));
+  return event && v1Event(conversationId, event);
+}
+
+/** V1 events across conversations (api-contract §13): the V0 events in a V1 envelope (`v1-events.ts`). */
 export function v1EventRoutes(db: Db): RouteSpec[] {
   return [
     defineRoute({
@@ -78,7 +89,7 @@ export function v1EventRoutes(db: Db): RouteSpec[] {
         200: { description: 'Events aligned with the ids', schema: V1EventBatch },
         422: INVALID,
       },
-      handler: ({ query }) => query.id.map((id) => getV1Event(db, id)),
+      handler: ({ query }) => query.id.map((id) => byId(db, id)),
     }),
   ];
 }
