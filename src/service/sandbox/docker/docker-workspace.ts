@@ -14,7 +14,9 @@ import type {
 import { DockerShellTransport } from '../shell/docker-transport';
 import { ShellSession } from '../shell/shell-session';
 import { bundledNode, isBundledCommand, RUNTIME_BIN } from './bundled-runtime';
+import type { LinkSandbox, PipedProcess } from '../link/sandbox-link';
 import { dockerExec } from './docker-exec';
+import { dockerPiped } from './docker-piped';
 import { openDockerTerminal } from './docker-terminal';
 import { provideBundledRuntime } from './runtime-copy';
 
@@ -37,7 +39,7 @@ printf '%s' "$2" > "$1"
 chmod 0755 "$1"`;
 
 /** A Docker sandbox's workspace: every command is a `docker exec` in its container, as the image's user. */
-export class DockerWorkspace implements SandboxWorkspace {
+export class DockerWorkspace implements SandboxWorkspace, LinkSandbox {
   readonly isolated = true;
   readonly sandboxId: string;
   readonly workspaceDir: string;
@@ -114,6 +116,17 @@ export class DockerWorkspace implements SandboxWorkspace {
       env: server.env,
       ...(found ? {} : { pathSuffix: RUNTIME_BIN }),
     });
+  }
+
+  /** Dockhand's lent Node runtime (copied in when missing), else the image's own `node`. */
+  async linkNode(): Promise<string | null> {
+    if (await provideBundledRuntime(this.container, bundledNode(), 'node')) return `${RUNTIME_BIN}/node`;
+    const found = await this.exec(['sh', '-c', 'command -v node'], { user: 'root' });
+    return found.exitCode === 0 && found.stdout.trim() ? found.stdout.trim() : null;
+  }
+
+  spawnPiped(argv: string[]): Promise<PipedProcess> {
+    return dockerPiped(this.container, argv);
   }
 
   /** Nothing to give back: a container's processes are the container's. */

@@ -1,0 +1,228 @@
+'use strict';
+// Dockhand's link forwarder. It runs inside a sandbox on the Node runtime Dockhand lends it, with no
+// packages, and carries many TCP streams over its stdin/stdout (an exec's stdio, which every Docker engine
+// gives, local or remote). It only moves bytes: what a connection may reach is decided by the service.
+//
+// Frame: type (u8), stream id (u32 BE), payload length (u32 BE), payload (at most 64 KiB).
+//   0 CONTROL  JSON: service -> {op:'listen', port}; forwarder -> {op:'ready'|'listening'|'listen_failed'|'ports'}
+//   1 OPEN     u16 port: from the service, connect to that port inside the sandbox (even ids); from the
+//              forwarder, a connection was accepted on that listening port (odd ids)
+//   2 DATA     bytes, within the window the other side granted
+//   3 WINDOW   u32: the receiver consumed this many more bytes of the stream
+//   4 END      no more data from this side
+//   5 RESET    the stream is gone
+const net = require('node:net');
+const fs = require('node:fs');
+
+const CONTROL = 0, OPEN = 1, DATA = 2, WINDOW = 3, END = 4, RESET = 5;
+const HEADER = 9;
+const MAX_PAYLOAD = 64 * 1024;
+const INITIAL_WINDOW = 256 * 1024;
+const PORT_SCAN_MS = 400;
+const PID_FILE = '/tmp/dockhand-link.pid';
+
+// A forwarder left from before a pause or a restart gives up its ports to this one.
+try {
+  const previous = Number(fs.readFileSync(PID_FILE, 'utf8'));
+  if (previous > 0 && previous !== process.pid) process.kill(previous, 'SIGTERM');
+} catch {}
+try {
+  fs.writeFileSync(PID_FILE, String(process.pid));
+} catch {}
+
+const out = process.stdout;
+let outBlocked = false;
+const streams = new Map();
+const listeners = new Map();
+let nextId = 1;
+
+function send(type, id, payload) {
+  const length = payload ? payload.length : 0;
+  const frame = Buffer.allocUnsafe(HEADER + length);
+  frame.writeUInt8(type, 0);
+  frame.writeUInt32BE(id, 1);
+  frame.writeUInt32BE(length, 5);
+  if (length) payload.copy(frame, HEADER);
+  if (!out.write(frame)) outBlocked = true;
+}
+
+function control(message) {
+  send(CONTROL, 0, Buffer.from(JSON.stringify(message)));
+}
+
+function u16(port) {
+  const buffer = Buffer.allocUnsafe(2);
+  buffer.writeUInt16BE(port, 0);
+  return buffer;
+}
+
+out.on('drain', () => {
+  outBlocked = false;
+  for (const stream of streams.values()) stream.flow();
+});
+
+function attach(id, socket) {
+  const stream = {
+    socket,
+    credit: INITIAL_WINDOW,
+    held: [],
+    heldBytes: 0,
+    granted: 0,
+    grantScheduled: false,
+    ended: false,
+    remoteEnded: false,
+    reset: false,
+    // Sends what the window allows; the socket is read again only once everything held has gone.
+    flow() {
+      while (stream.heldBytes > 0 && stream.credit > 0 && !stream.reset) {
+        let piece = stream.held[0];
+        const size = Math.min(piece.length, stream.credit, MAX_PAYLOAD);
+        if (size < piece.length) {
+          stream.held[0] = piece.subarray(size);
+          piece = piece.subarray(0, size);
+        } else stream.held.shift();
+        stream.heldBytes -= size;
+        stream.credit -= size;
+        send(DATA, id, piece);
+      }
+      if (stream.heldBytes > 0 || stream.reset) return;
+      if (stream.ended && !stream.endSent) {
+        stream.endSent = true;
+        send(END, id);
+      } else if (!outBlocked && socket.isPaused()) socket.resume();
+    },
+    grant(bytes) {
+      stream.granted += bytes;
+      if (stream.grantScheduled) return;
+      stream.grantScheduled = true;
+      setImmediate(() => {
+        stream.grantScheduled = false;
+        if (stream.reset || !stream.granted) return;
+        const credit = Buffer.allocUnsafe(4);
+        credit.writeUInt32BE(stream.granted, 0);
+        stream.granted = 0;
+        send(WINDOW, id, credit);
+      });
+    },
+  };
+  streams.set(id, stream);
+  socket.setNoDelay(true);
+  socket.on('data', (chunk) => {
+    stream.held.push(chunk);
+    stream.heldBytes += chunk.length;
+    socket.pause();
+    stream.flow();
+  });
+  socket.on('end', () => {
+    stream.ended = true;
+    stream.flow();
+  });
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    streams.delete(id);
+    if (!stream.reset && !(stream.endSent && stream.remoteEnded)) send(RESET, id);
+    stream.reset = true;
+  });
+  return stream;
+}
+
+function listen(port) {
+  if (listeners.has(port)) return control({ op: 'listening', port });
+  const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (socket) => {
+    const id = nextId;
+    nextId += 2;
+    attach(id, socket);
+    send(OPEN, id, u16(port));
+    socket.resume();
+  });
+  let attempts = 0;
+  server.on('error', (error) => {
+    // The previous forwarder may still be letting go of the port.
+    if (error.code === 'EADDRINUSE' && attempts++ < 20) return setTimeout(() => server.listen(port, '127.0.0.1'), 100);
+    control({ op: 'listen_failed', port, error: String(error.message || error) });
+  });
+  server.listen(port, '127.0.0.1', () => {
+    listeners.set(port, server);
+    control({ op: 'listening', port });
+  });
+}
+
+function connect(id, port) {
+  const tryConnect = (host, fallback) => {
+    const socket = net.connect({ host, port, allowHalfOpen: true });
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      attach(id, socket);
+    });
+    socket.once('error', () => (fallback ? tryConnect(fallback, null) : send(RESET, id)));
+  };
+  tryConnect('127.0.0.1', '::1');
+}
+
+function onFrame(type, id, payload) {
+  if (type === CONTROL) {
+    const message = JSON.parse(payload.toString('utf8'));
+    if (message.op === 'listen') listen(message.port);
+    return;
+  }
+  if (type === OPEN) return connect(id, payload.readUInt16BE(0));
+  const stream = streams.get(id);
+  if (!stream) return;
+  if (type === DATA) {
+    stream.socket.write(payload, () => stream.grant(payload.length));
+  } else if (type === WINDOW) {
+    stream.credit += payload.readUInt32BE(0);
+    stream.flow();
+  } else if (type === END) {
+    stream.remoteEnded = true;
+    stream.socket.end();
+  } else if (type === RESET) {
+    stream.reset = true;
+    stream.socket.destroy();
+  }
+}
+
+let pending = Buffer.alloc(0);
+process.stdin.on('data', (chunk) => {
+  pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+  while (pending.length >= HEADER) {
+    const length = pending.readUInt32BE(5);
+    if (pending.length < HEADER + length) break;
+    onFrame(pending.readUInt8(0), pending.readUInt32BE(1), pending.subarray(HEADER, HEADER + length));
+    pending = pending.subarray(HEADER + length);
+  }
+});
+// The service ended the link (or lost the exec): everything goes with it.
+process.stdin.on('end', () => process.exit(0));
+process.stdout.on('error', () => process.exit(0));
+
+// Listening TCP ports of the sandbox, any address, for the preview (the forwarder's own are left out).
+function listeningPorts() {
+  const ports = new Set();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] !== '0A') continue;
+      const port = parseInt(fields[1].split(':')[1], 16);
+      if (!listeners.has(port)) ports.add(port);
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
+}
+
+let reported = '';
+setInterval(() => {
+  const ports = listeningPorts();
+  const key = ports.join(',');
+  if (key === reported) return;
+  reported = key;
+  control({ op: 'ports', ports });
+}, PORT_SCAN_MS).unref();
+
+control({ op: 'ready' });
