@@ -147,16 +147,9 @@ function listen(port) {
   });
 }
 
+// Attached at once: data the service sends before the connection is made waits in the socket.
 function connect(id, port) {
-  const tryConnect = (host, fallback) => {
-    const socket = net.connect({ host, port, allowHalfOpen: true });
-    socket.once('connect', () => {
-      socket.removeAllListeners('error');
-      attach(id, socket);
-    });
-    socket.once('error', () => (fallback ? tryConnect(fallback, null) : send(RESET, id)));
-  };
-  tryConnect('127.0.0.1', '::1');
+  attach(id, net.connect({ host: loopbackOf(port), port, allowHalfOpen: true }));
 }
 
 function onFrame(type, id, payload) {
@@ -196,9 +189,9 @@ process.stdin.on('data', (chunk) => {
 process.stdin.on('end', () => process.exit(0));
 process.stdout.on('error', () => process.exit(0));
 
-// Listening TCP ports of the sandbox, any address, for the preview (the forwarder's own are left out).
-function listeningPorts() {
-  const ports = new Set();
+// Listening TCP sockets of the sandbox, any address: [port, whether only IPv6 loopback (::1) takes it].
+function listeningSockets() {
+  const sockets = [];
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text = '';
     try {
@@ -209,10 +202,22 @@ function listeningPorts() {
     for (const line of text.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
       if (fields[3] !== '0A') continue;
-      const port = parseInt(fields[1].split(':')[1], 16);
-      if (!listeners.has(port)) ports.add(port);
+      const [address, port] = fields[1].split(':');
+      sockets.push([parseInt(port, 16), address === '00000000000000000000000001000000']);
     }
   }
+  return sockets;
+}
+
+// The loopback address a port is reached on: 127.0.0.1 unless only ::1 listens on it.
+function loopbackOf(port) {
+  const mine = listeningSockets().filter(([listening]) => listening === port);
+  return mine.length > 0 && mine.every(([, v6Loopback]) => v6Loopback) ? '::1' : '127.0.0.1';
+}
+
+// The ports for the preview (the forwarder's own left out).
+function listeningPorts() {
+  const ports = new Set(listeningSockets().map(([port]) => port).filter((port) => !listeners.has(port)));
   return [...ports].sort((a, b) => a - b);
 }
 
