@@ -9,6 +9,7 @@ import type { SecretStore } from './secrets/secret-store';
 import type { SessionKey } from './secrets/session-key';
 import type { SettingsService } from './settings/settings-service';
 import type { DockerConnection } from './sandbox/docker/docker-status';
+import type { SandboxLink } from './sandbox/link/sandbox-link';
 import type { SandboxService } from './sandbox/sandbox-service';
 import type { SandboxSpecs } from './sandbox/sandbox-specs';
 import type { Db } from './storage/database';
@@ -34,6 +35,8 @@ export interface ServiceContext {
   /** The port the service listens on (known once listening). */
   port(): number;
   sandboxes: SandboxService;
+  /** A running sandbox's link (e.g. to forward a port inside it to a service-side target); null without one. */
+  sandboxLink(sandboxId: string): SandboxLink | null;
   sandboxSpecs: SandboxSpecs;
   /** Makes the model client of each conversation's agent. */
   llmFactory: LlmFactory;

@@ -41,6 +41,8 @@ import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
 import { sandboxesRoutes } from './routes/v1/sandboxes';
 import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
+import { ConversationEgress } from './conversations/conversation-egress';
+import { conversationNetworkRoutes } from './routes/v0/conversation-network';
 import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { MaskedValues } from './secrets/masked-values';
@@ -106,6 +108,8 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     version: VERSION,
     startedAt,
     readAheadRoots,
+    egressPolicy: (sandboxId) => conversationEgress.policy(sandboxId),
+    servicePort: () => port,
     environment: config.environment,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
@@ -129,6 +133,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     docker: sandboxLayer.docker,
     port: () => port,
     sandboxes: sandboxLayer.sandboxes,
+    sandboxLink: sandboxLayer.link,
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,
@@ -138,6 +143,16 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   const conversationStore = new ConversationStore(db);
   const conversations = new ConversationService(context, events, conversationStore);
   conversations.init();
+  const conversationEgress = new ConversationEgress({
+    egress: sandboxLayer.egress,
+    store: conversationStore,
+    events,
+    masker: context.masker,
+    settings: () => settings.stored(),
+    gitHosts: () => providerTokens.hostsByProvider(),
+    allowAlways: (entry) => settings.allowEgress(entry),
+  });
+  conversationEgress.start();
   const appConversations = new AppConversations(
     context,
     conversations,
@@ -183,7 +198,8 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     ...optionsRoutes(context),
     ...sandboxesRoutes(context),
     ...sandboxSpecsRoutes(context),
-    ...conversationRoutes(conversations, events),
+    ...conversationRoutes(conversations, events, (id) => conversationEgress.log(id)),
+    ...conversationNetworkRoutes(conversations, conversationEgress),
     ...conversationWorkspaceRoutes(context, conversations),
     ...localRepositoryRoutes(context, conversations),
     ...conversationStreamRoutes(conversations, events, sessionKey),
@@ -242,6 +258,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
       terminalSockets.closeAll('The service is closing');
       await terminals.closeAll();
       agentServers.close();
+      conversationEgress.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {
@@ -268,6 +285,7 @@ function sandboxSettings(settings: SettingsService): SandboxSettings {
   return {
     provider: stored?.sandbox_provider ?? null,
     warmPool: stored?.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
+    network: stored?.sandbox_network ?? DEFAULTS.sandbox_network,
     maxLive: stored?.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
     runtimeImage: stored?.sandbox_runtime_container_image || null,
     baseImage: stored?.sandbox_base_container_image || null,

@@ -7,6 +7,9 @@ import { DockerConnection } from './docker/docker-status';
 import { hostBaseEnvironment } from './process/host-environment';
 import { SandboxProcesses } from './process/sandbox-processes';
 import { ProcessSandboxProvider } from './process/process-provider';
+import type { EgressPolicy } from './link/egress-policy';
+import { EgressService } from './link/egress-service';
+import type { SandboxLink } from './link/sandbox-link';
 import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
 import type { SandboxSettings } from './sandbox-models';
 import { SandboxService } from './sandbox-service';
@@ -29,12 +32,20 @@ export interface SandboxLayerOptions {
   config?: Partial<SandboxConfig>;
   /** What a new sandbox's first probe reads ahead for the start pipeline (nothing when not given). */
   readAheadRoots?: ReadAheadRoots;
+  /** The egress policy of a gated sandbox now (its conversation's, else the settings'). */
+  egressPolicy: (sandboxId: string) => EgressPolicy;
+  /** Dockhand's own API port, which no sandbox may reach. */
+  servicePort: () => number;
 }
 
 export interface SandboxLayer {
   docker: DockerConnection;
   sandboxes: SandboxService;
   specs: SandboxSpecs;
+  /** What gated sandboxes may reach, and what they tried. */
+  egress: EgressService;
+  /** A running sandbox's link (gated and bridge networks), e.g. to forward a port into it. */
+  link(sandboxId: string): SandboxLink | null;
   /** Logs the Docker diagnosis, then reconciles the sandboxes (in the background when Docker is down). */
   start(): Promise<void>;
 }
@@ -49,11 +60,21 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
   const ownImage = { name: `dockhand/sandbox:${options.version}`, buildScript: config.imageBuildScript };
   const images = new DockerImages(docker, instanceId, ownImage, logger);
   const specs = new SandboxSpecs(options.settings, images, config.image, options.startedAt);
-  const dockerProvider = new DockerSandboxProvider(
+  const egress = new EgressService({
+    policy: options.egressPolicy,
+    resolve: config.resolver,
+    protectedPorts: () => [options.servicePort(), ...dockerProvider.linkHostPorts()],
+  });
+  const dockerProvider: DockerSandboxProvider = new DockerSandboxProvider(
     docker,
     images,
     instanceId,
-    { network: config.network, limits: config.limits, allowSudo: config.allowSudo },
+    {
+      network: () => sandboxes.networkMode(),
+      limits: config.limits,
+      allowSudo: config.allowSudo,
+      egress,
+    },
     logger,
     options.readAheadRoots,
   );
@@ -85,6 +106,8 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
     docker,
     sandboxes,
     specs,
+    egress,
+    link: (sandboxId) => dockerProvider.link(sandboxId),
     async start() {
       const status = await docker.check();
       if (status.available) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConversationId, TRIGGERS } from './conversations';
 import { laxBool, pageLimit } from './fields';
 import { RepositoryOrLocalPath } from './local-repository';
-import { GitProvider } from './settings';
+import { EGRESS_PRESETS, GitProvider } from './settings';
 
 const TextPart = z.strictObject({ type: z.literal('text'), text: z.string().max(200_000) });
 const ImagePart = z.strictObject({ type: z.literal('image'), image_urls: z.array(z.string()).max(20) });
@@ -30,6 +30,7 @@ export const AppConversationStartRequest = z.strictObject({
   pr_number: z.array(z.number().int()).default([]),
   parent_conversation_id: z.string().nullable().optional(),
   agent_type: z.literal('default').default('default'),
+  network_policy: z.enum(EGRESS_PRESETS).nullable().optional(), // Dockhand: egress policy of its gated sandbox
 });
 export type AppConversationStartRequest = z.infer<typeof AppConversationStartRequest>;
 

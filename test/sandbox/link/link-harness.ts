@@ -1,4 +1,7 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Docker from 'dockerode';
 import pino from 'pino';
@@ -106,4 +109,15 @@ export async function startWebServer(body = 'hello from the host\n'): Promise<{ 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { port: (server.address() as AddressInfo).port, server };
+}
+
+/** Copies this machine's npm (the package folder `npm` runs from) into the container at /opt/npm. */
+export async function installHostNpm(container: Docker.Container): Promise<string> {
+  const cli = realpathSync(execFileSync('which', ['npm'], { encoding: 'utf8' }).trim());
+  const folder = path.dirname(path.dirname(cli));
+  const archive = spawn('tar', ['-C', path.dirname(folder), '-c', path.basename(folder)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await container.putArchive(archive.stdout, { path: '/opt' });
+  return `/opt/${path.basename(folder)}/bin/npm-cli.js`;
 }

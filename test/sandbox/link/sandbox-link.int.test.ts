@@ -5,7 +5,8 @@ import type { EgressPolicy } from '../../../src/service/sandbox/link/egress-poli
 import { startGitHttpServer, type GitHttpServer } from '../../support/git-http-server';
 import { dockerUnavailableReason } from '../../support/test-sandboxes';
 import { until } from '../../support/until';
-import { policyOf, startLinkedContainer, startWebServer } from './link-harness';
+import { installHostNpm, policyOf, startLinkedContainer, startWebServer } from './link-harness';
+import { PACKAGE, startNpmRegistry } from './npm-registry';
 
 const skipReason = await dockerUnavailableReason(new Docker());
 if (skipReason) console.warn(`Skipping the sandbox link tests: ${skipReason}`);
@@ -56,7 +57,12 @@ describe.skipIf(skipReason)('the sandbox link (a container with only loopback)',
     dockhandPort = dockhand.port;
     sandbox = await startLinkedContainer('link-test', {
       policy: () => policy,
-      names: { 'web.test': '127.0.0.1', 'git.test': '127.0.0.1', 'rebind.test': '127.0.0.1' },
+      names: {
+        'web.test': '127.0.0.1',
+        'git.test': '127.0.0.1',
+        'registry.test': '127.0.0.1',
+        'rebind.test': '127.0.0.1',
+      },
       protectedPorts: [dockhandPort],
     });
   });
@@ -92,6 +98,27 @@ describe.skipIf(skipReason)('the sandbox link (a container with only loopback)',
     ]);
     expect(result.stderr).toBe('');
     expect((await sandbox.run(['cat', '/tmp/widgets/README.md'])).stdout).toBe('# widgets\n');
+  });
+
+  it('installs an npm package from a loopback registry through the proxy', async () => {
+    const registry = await startNpmRegistry('registry.test');
+    try {
+      policy = policyOf('balanced', [`registry.test:${registry.port}`]);
+      const npm = await installHostNpm(sandbox.container);
+      const node = await sandbox.workspace.linkNode();
+      const result = await sandbox.run(
+        [
+          'sh',
+          '-c',
+          `mkdir -p /tmp/app && cd /tmp/app && ${node} ${npm} install --no-audit --no-fund --registry http://registry.test:${registry.port}/ ${PACKAGE.name} && ${node} -p "require('${PACKAGE.name}')"`,
+        ],
+        { npm_config_cache: '/tmp/npm-cache', npm_config_update_notifier: 'false' },
+      );
+      expect(result.stdout).toContain('installed through the link');
+      expect(registry.served).toContain(`/${PACKAGE.name}/-/${PACKAGE.name}-${PACKAGE.version}.tgz`);
+    } finally {
+      await registry.close();
+    }
   });
 
   it('refuses under model_only, with the rule in the answer and the decision', async () => {

@@ -1,10 +1,10 @@
 import ipaddr from 'ipaddr.js';
+import type { EGRESS_PRESETS } from '../../../shared/api/settings';
 
 /**
  * What a gated sandbox may reach through its link: a preset, the user's own allow and deny entries, and the
  * hosts Dockhand's configuration names. Pure: the gate (`egress-gate.ts`) resolves names and asks here.
  */
-export const EGRESS_PRESETS = ['open', 'balanced', 'model_only', 'offline'] as const;
 export type EgressPreset = (typeof EGRESS_PRESETS)[number];
 
 /** Package registries and OS mirrors of the common ecosystems, allowed by `balanced` (HTTP and HTTPS). */

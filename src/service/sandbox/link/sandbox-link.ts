@@ -40,6 +40,8 @@ export interface SandboxLinkOptions {
   check(target: EgressTarget): Promise<EgressDecision>;
   /** The set of listening ports inside the sandbox changed (the previews follow it). */
   previewsChanged(): void;
+  /** The link ended without `close()` (its forwarder or the exec went away). */
+  ended?(link: SandboxLink): void;
   logger: Logger;
 }
 
@@ -154,7 +156,9 @@ export class SandboxLink {
             'The sandbox link ended',
           );
         }
+        const unexpected = !this.closed;
         this.close();
+        if (unexpected) this.options.ended?.(this);
       },
     });
     let timer: NodeJS.Timeout | undefined;
