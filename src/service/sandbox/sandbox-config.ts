@@ -66,9 +66,7 @@ export function resolveSandboxConfig(options: Partial<SandboxConfig>, env: NodeJ
     image: options.image ?? (env.DOCKHAND_SANDBOX_IMAGE || null),
     imageBuildScript: options.imageBuildScript ?? null,
     network:
-      options.network ??
-      oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ??
-      null,
+      options.network ?? oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ?? null,
     resolver: options.resolver ?? systemResolver,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     allowSudo: options.allowSudo ?? true,

@@ -84,7 +84,8 @@ describe.skipIf(skip !== null)('a conversation in a gated sandbox', () => {
       rule: 'preset model_only',
       address: null,
     });
-    const log = (await service.api('GET', `/api/conversations/${conversationId}/network-log`)).json as NetworkLog;
+    const log = (await service.api('GET', `/api/conversations/${conversationId}/network-log`))
+      .json as NetworkLog;
     expect(log.entries.at(-1)).toMatchObject({ host: 'web.test', port: web.port, allowed: false });
     const trajectory = (await service.api('GET', `/api/conversations/${conversationId}/trajectory`)).json as {
       network_log: unknown[];
@@ -102,8 +103,13 @@ describe.skipIf(skip !== null)('a conversation in a gated sandbox', () => {
     });
     expect(allowed.status).toBe(200);
     expect((await fetchIn(sandboxId, `http://web.test:${web.port}/`)).stdout).toBe('hello from the host\n');
-    const log = (await service.api('GET', `/api/conversations/${conversationId}/network-log`)).json as NetworkLog;
-    expect(log.entries.at(-1)).toMatchObject({ host: 'web.test', allowed: true, rule: `allow web.test:${web.port}` });
+    const log = (await service.api('GET', `/api/conversations/${conversationId}/network-log`))
+      .json as NetworkLog;
+    expect(log.entries.at(-1)).toMatchObject({
+      host: 'web.test',
+      allowed: true,
+      rule: `allow web.test:${web.port}`,
+    });
   });
 
   it("refuses the service's own port even when the user names it", async () => {
@@ -112,13 +118,23 @@ describe.skipIf(skip !== null)('a conversation in a gated sandbox', () => {
     });
     const settings = (await service.api('GET', '/api/settings')).json as { egress_allow: string[] };
     expect(settings.egress_allow).toEqual(['dockhand.test']);
-    expect((await fetchIn(sandboxId, `http://dockhand.test:${service.port}/api/settings`)).stdout).toBe('403');
-    const log = (await service.api('GET', `/api/conversations/${conversationId}/network-log`)).json as NetworkLog;
-    expect(log.entries.at(-1)).toMatchObject({ host: 'dockhand.test', allowed: false, rule: 'dockhand port' });
+    expect((await fetchIn(sandboxId, `http://dockhand.test:${service.port}/api/settings`)).stdout).toBe(
+      '403',
+    );
+    const log = (await service.api('GET', `/api/conversations/${conversationId}/network-log`))
+      .json as NetworkLog;
+    expect(log.entries.at(-1)).toMatchObject({
+      host: 'dockhand.test',
+      allowed: false,
+      rule: 'dockhand port',
+    });
   });
 
   it('shows a port an app opens among the sandbox exposed URLs, forwarded to this machine', async () => {
-    void execIn(sandboxId, 'cd /tmp && timeout 60 python3 -m http.server --bind 127.0.0.1 18080 >/dev/null 2>&1');
+    void execIn(
+      sandboxId,
+      'cd /tmp && timeout 60 python3 -m http.server --bind 127.0.0.1 18080 >/dev/null 2>&1',
+    );
     const sandbox = await until(
       async () => (await service.api('GET', `/api/v1/sandboxes/${sandboxId}`)).json as SandboxInfo,
       (info) => (info.exposed_urls ?? []).some((url) => url.sandbox_port === 18080),

@@ -25,7 +25,11 @@ export const PROXY_ENV = {
   no_proxy: 'localhost,127.0.0.1',
 };
 
-export function policyOf(preset: EgressPolicy['preset'], allow: string[] = [], deny: string[] = []): EgressPolicy {
+export function policyOf(
+  preset: EgressPolicy['preset'],
+  allow: string[] = [],
+  deny: string[] = [],
+): EgressPolicy {
   return { preset, allow, deny, modelHosts: ['models.test'], serviceHosts: [] };
 }
 
@@ -87,7 +91,9 @@ export async function startLinkedContainer(
 }
 
 /** A loopback HTTP server answering `body` (or `bytes` zero bytes) on every path. */
-export async function startWebServer(body = 'hello from the host\n'): Promise<{ port: number; server: Server }> {
+export async function startWebServer(
+  body = 'hello from the host\n',
+): Promise<{ port: number; server: Server }> {
   const server = createServer((request, response) => {
     const size = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('bytes') ?? NaN);
     if (Number.isInteger(size) && size > 0) {

@@ -77,7 +77,11 @@ describe.skipIf(skipReason)('the sandbox link (a container with only loopback)',
     policy = policyOf('balanced', ['web.test']);
     const result = await sandbox.run([...FETCH, `http://web.test:${web.port}/`]);
     expect(result.stdout).toBe('hello from the host\n');
-    expect(sandbox.decisions.at(-1)).toMatchObject({ host: 'web.test', allowed: true, rule: 'allow web.test' });
+    expect(sandbox.decisions.at(-1)).toMatchObject({
+      host: 'web.test',
+      allowed: true,
+      rule: 'allow web.test',
+    });
   });
 
   it('opens a CONNECT tunnel (what HTTPS clients use) to an allowed host', async () => {
@@ -126,7 +130,11 @@ describe.skipIf(skipReason)('the sandbox link (a container with only loopback)',
     const result = await sandbox.run([...FETCH, `http://web.test:${web.port}/`]);
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toContain('403 Dockhand refused the connection to web.test');
-    expect(sandbox.decisions.at(-1)).toMatchObject({ host: 'web.test', allowed: false, rule: 'preset model_only' });
+    expect(sandbox.decisions.at(-1)).toMatchObject({
+      host: 'web.test',
+      allowed: false,
+      rule: 'preset model_only',
+    });
     const tunnel = await sandbox.run([...TUNNEL, `web.test:${web.port}`]);
     expect(tunnel.stdout).toBe('HTTP/1.1 403 Forbidden\n');
   });
@@ -169,7 +177,11 @@ describe.skipIf(skipReason)('the sandbox link (a container with only loopback)',
       {},
     );
     const local = sandbox.workspace.exec(
-      ['sh', '-c', 'cd /etc && exec timeout 60 python3 -m http.server --bind 127.0.0.1 18766 >/dev/null 2>&1'],
+      [
+        'sh',
+        '-c',
+        'cd /etc && exec timeout 60 python3 -m http.server --bind 127.0.0.1 18766 >/dev/null 2>&1',
+      ],
       {},
     );
     const previews = await until(

@@ -114,7 +114,7 @@ describe('containerOptions', () => {
     expect(options.HostConfig?.ExtraHosts).toEqual(['sandbox:127.0.0.1']);
   });
 
-  it('gives a gated sandbox only loopback, and its link\'s proxy in the environment of everything it runs', () => {
+  it("gives a gated sandbox only loopback, and its link's proxy in the environment of everything it runs", () => {
     const options = containerOptions(plan({ network: 'gated' }));
     expect(options.HostConfig?.NetworkMode).toBe('none');
     expect(options.HostConfig?.PortBindings).toBeUndefined();
@@ -134,7 +134,7 @@ describe('containerOptions', () => {
     expect(containerOptions(plan()).Env).toEqual(['LANG=C.UTF-8']);
   });
 
-  it('reads a container\'s network from its label, else from Docker\'s mode', () => {
+  it("reads a container's network from its label, else from Docker's mode", () => {
     const info = (labels: Record<string, string>, mode: string) => ({
       Config: { Labels: labels },
       HostConfig: { NetworkMode: mode },

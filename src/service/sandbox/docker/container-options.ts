@@ -161,7 +161,8 @@ export function networkOf(info: {
   HostConfig: { NetworkMode?: string };
 }): NetworkMode {
   const labelled = info.Config.Labels?.[LABEL.network];
-  if (labelled === 'gated' || labelled === 'bridge' || labelled === 'host' || labelled === 'none') return labelled;
+  if (labelled === 'gated' || labelled === 'bridge' || labelled === 'host' || labelled === 'none')
+    return labelled;
   const docker = info.HostConfig.NetworkMode;
   return docker === 'host' || docker === 'none' ? docker : 'bridge';
 }

@@ -273,7 +273,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     try {
       link = await this.ensureLink(id, info);
     } catch (error) {
-      if (network === 'gated') throw new SandboxFailure(error instanceof Error ? error.message : String(error));
+      if (network === 'gated')
+        throw new SandboxFailure(error instanceof Error ? error.message : String(error));
       this.logger.warn({ sandbox: id, err: error }, 'The sandbox link did not start: no port previews');
       link = null;
     }

@@ -18,7 +18,10 @@ function policy(change: Partial<EgressPolicy> = {}): EgressPolicy {
   };
 }
 
-const context: AddressContext = { hostAddresses: ['192.168.1.20', 'fe80::1'], protectedPorts: new Set([3000]) };
+const context: AddressContext = {
+  hostAddresses: ['192.168.1.20', 'fe80::1'],
+  protectedPorts: new Set([3000]),
+};
 
 describe('parseEntry', () => {
   it('reads names, wildcards, ports, addresses and ranges', () => {
@@ -53,8 +56,23 @@ describe('decideName', () => {
   });
 
   it('balanced allows registries and configured hosts on the web ports only', () => {
-    for (const host of ['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org', 'crates.io', 'proxy.golang.org', 'rubygems.org', 'repo1.maven.org', 'deb.debian.org', 'dl-cdn.alpinelinux.org', 'github.com', 'git.corp.example']) {
-      expect(decideName(policy(), target(host)), host).toMatchObject({ allowed: true, rule: 'preset balanced' });
+    for (const host of [
+      'registry.npmjs.org',
+      'pypi.org',
+      'files.pythonhosted.org',
+      'crates.io',
+      'proxy.golang.org',
+      'rubygems.org',
+      'repo1.maven.org',
+      'deb.debian.org',
+      'dl-cdn.alpinelinux.org',
+      'github.com',
+      'git.corp.example',
+    ]) {
+      expect(decideName(policy(), target(host)), host).toMatchObject({
+        allowed: true,
+        rule: 'preset balanced',
+      });
     }
     expect(decideName(policy(), target('registry.npmjs.org', 22)).allowed).toBe(false);
     expect(decideName(policy(), target('pastebin.example')).allowed).toBe(false);
@@ -75,7 +93,10 @@ describe('decideName', () => {
 
   it('lets deny win over allow entries and presets', () => {
     const denying = policy({ preset: 'open', allow: ['evil.example'], deny: ['*.example'] });
-    expect(decideName(denying, target('evil.example'))).toMatchObject({ allowed: false, rule: 'deny *.example' });
+    expect(decideName(denying, target('evil.example'))).toMatchObject({
+      allowed: false,
+      rule: 'deny *.example',
+    });
     expect(decideName(policy({ deny: ['github.com:443'] }), target('github.com')).allowed).toBe(false);
     expect(decideName(policy({ deny: ['github.com:443'] }), target('github.com', 80)).allowed).toBe(true);
   });
@@ -105,7 +126,10 @@ describe('decideAddress', () => {
       ['0.0.0.0', 'unspecified address'],
     ];
     for (const [address, rule] of cases) {
-      expect(decideAddress(policy(), address, 443, false, context), address).toEqual({ allowed: false, rule });
+      expect(decideAddress(policy(), address, 443, false, context), address).toEqual({
+        allowed: false,
+        rule,
+      });
     }
     expect(decideAddress(policy(), '192.168.1.20', 443, false, context)).toEqual({
       allowed: false,
@@ -122,14 +146,19 @@ describe('decideAddress', () => {
 
   it("never reaches Dockhand's ports on this machine, even named or allowed", () => {
     const allowAll = policy({ allow: ['127.0.0.0/8', '192.168.0.0/16'] });
-    expect(decideAddress(allowAll, '127.0.0.1', 3000, true, context)).toEqual({ allowed: false, rule: 'dockhand port' });
+    expect(decideAddress(allowAll, '127.0.0.1', 3000, true, context)).toEqual({
+      allowed: false,
+      rule: 'dockhand port',
+    });
     expect(decideAddress(allowAll, '192.168.1.20', 3000, true, context).allowed).toBe(false);
     expect(decideAddress(allowAll, '::ffff:127.0.0.1', 3000, true, context).allowed).toBe(false);
     expect(decideAddress(allowAll, '127.0.0.1', 3001, true, context).allowed).toBe(true);
   });
 
   it('applies deny ranges to resolved addresses', () => {
-    expect(decideAddress(policy({ preset: 'open', deny: ['104.16.0.0/12'] }), '104.16.1.1', 443, false, context)).toEqual({
+    expect(
+      decideAddress(policy({ preset: 'open', deny: ['104.16.0.0/12'] }), '104.16.1.1', 443, false, context),
+    ).toEqual({
       allowed: false,
       rule: 'deny 104.16.0.0/12',
     });

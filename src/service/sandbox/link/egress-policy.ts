@@ -121,7 +121,10 @@ function hostMatches(pattern: string, host: string): boolean {
 }
 
 function normalHost(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 function entryMatchesName(entry: Entry, target: EgressTarget): boolean {
@@ -166,8 +169,10 @@ function presetAllows(policy: EgressPolicy, target: EgressTarget): boolean {
       return true;
     case 'balanced':
       return (
-        REGISTRY_HOSTS.includes(host) && WEB_PORTS.includes(target.port)
-      ) || listed(policy.modelHosts, true) || listed(policy.serviceHosts, false);
+        (REGISTRY_HOSTS.includes(host) && WEB_PORTS.includes(target.port)) ||
+        listed(policy.modelHosts, true) ||
+        listed(policy.serviceHosts, false)
+      );
     case 'model_only':
       return listed(policy.modelHosts, true);
     case 'offline':
@@ -210,11 +215,14 @@ export function decideAddress(
 ): EgressVerdict {
   if (!ipaddr.isValid(address)) return { allowed: false, rule: 'unresolvable address' };
   const parsed = unmapped(ipaddr.parse(address));
-  const matches = (entry: Entry) => entry.range !== null && (entry.port === null || entry.port === port) && inRange(parsed, entry.range);
+  const matches = (entry: Entry) =>
+    entry.range !== null && (entry.port === null || entry.port === port) && inRange(parsed, entry.range);
   const denied = entries(policy.deny).find(matches);
   if (denied) return { allowed: false, rule: `deny ${denied.text}` };
   const local = parsed.range() !== 'unicast';
-  const own = context.hostAddresses.some((text) => ipaddr.isValid(text) && sameAddress(ipaddr.parse(text), parsed));
+  const own = context.hostAddresses.some(
+    (text) => ipaddr.isValid(text) && sameAddress(ipaddr.parse(text), parsed),
+  );
   if ((local || own) && context.protectedPorts.has(port)) return { allowed: false, rule: 'dockhand port' };
   if (!local && !own) return { allowed: true, rule: 'public address' };
   const covered = entries(policy.allow).find(matches);

@@ -95,8 +95,9 @@ export function createEgressProxy(check: EgressCheck): { serve(stream: Duplex): 
           response.writeHead(403, { 'Content-Type': 'text/plain' }).end(refusal(decision));
           return;
         }
-        const headers = { ...request.headers };
-        for (const name of HOP_HEADERS) delete headers[name];
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).filter(([name]) => !HOP_HEADERS.includes(name)),
+        );
         const upstream = http.request({
           host: decision.address,
           port: target.port,

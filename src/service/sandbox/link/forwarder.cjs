@@ -11,10 +11,17 @@
 //   3 WINDOW   u32: the receiver consumed this many more bytes of the stream
 //   4 END      no more data from this side
 //   5 RESET    the stream is gone
+/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script for the sandbox's Node */
 const net = require('node:net');
 const fs = require('node:fs');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
-const CONTROL = 0, OPEN = 1, DATA = 2, WINDOW = 3, END = 4, RESET = 5;
+const CONTROL = 0,
+  OPEN = 1,
+  DATA = 2,
+  WINDOW = 3,
+  END = 4,
+  RESET = 5;
 const HEADER = 9;
 const MAX_PAYLOAD = 64 * 1024;
 const INITIAL_WINDOW = 256 * 1024;
@@ -25,10 +32,14 @@ const PID_FILE = '/tmp/dockhand-link.pid';
 try {
   const previous = Number(fs.readFileSync(PID_FILE, 'utf8'));
   if (previous > 0 && previous !== process.pid) process.kill(previous, 'SIGTERM');
-} catch {}
+} catch {
+  // None left, or already gone.
+}
 try {
   fs.writeFileSync(PID_FILE, String(process.pid));
-} catch {}
+} catch {
+  // Without the file the next forwarder waits for the ports instead.
+}
 
 const out = process.stdout;
 let outBlocked = false;
@@ -138,7 +149,8 @@ function listen(port) {
   let attempts = 0;
   server.on('error', (error) => {
     // The previous forwarder may still be letting go of the port.
-    if (error.code === 'EADDRINUSE' && attempts++ < 20) return setTimeout(() => server.listen(port, '127.0.0.1'), 100);
+    if (error.code === 'EADDRINUSE' && attempts++ < 20)
+      return setTimeout(() => server.listen(port, '127.0.0.1'), 100);
     control({ op: 'listen_failed', port, error: String(error.message || error) });
   });
   server.listen(port, '127.0.0.1', () => {
@@ -193,7 +205,7 @@ process.stdout.on('error', () => process.exit(0));
 function listeningSockets() {
   const sockets = [];
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
+    let text;
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch {
@@ -217,7 +229,11 @@ function loopbackOf(port) {
 
 // The ports for the preview (the forwarder's own left out).
 function listeningPorts() {
-  const ports = new Set(listeningSockets().map(([port]) => port).filter((port) => !listeners.has(port)));
+  const ports = new Set(
+    listeningSockets()
+      .map(([port]) => port)
+      .filter((port) => !listeners.has(port)),
+  );
   return [...ports].sort((a, b) => a - b);
 }
 

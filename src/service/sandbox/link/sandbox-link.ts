@@ -140,7 +140,7 @@ export class SandboxLink {
     const node = await sandbox.linkNode();
     if (!node) {
       throw new LinkUnavailable(
-        'The gated network needs Node in the sandbox for its link, and neither Dockhand\'s runtime nor the image provides it. ' +
+        "The gated network needs Node in the sandbox for its link, and neither Dockhand's runtime nor the image provides it. " +
           'Choose an image with node, or the bridge network in Settings > Sandboxes.',
       );
     }
@@ -207,7 +207,10 @@ export class SandboxLink {
       const waiting = this.waitingListen.get(port);
       this.waitingListen.delete(port);
       if (op === 'listening') waiting?.resolve();
-      else waiting?.reject(new LinkUnavailable(`The sandbox could not listen on port ${port}: ${String(error)}`));
+      else
+        waiting?.reject(
+          new LinkUnavailable(`The sandbox could not listen on port ${port}: ${String(error)}`),
+        );
     } else if (op === 'ports' && Array.isArray(ports)) {
       void this.updatePreviews(ports.filter((value): value is number => Number.isInteger(value)));
     }
@@ -228,7 +231,11 @@ export class SandboxLink {
       if (this.previews.has(port) || this.closed) continue;
       const server = await this.listenOut(port);
       if (this.closed) return;
-      this.previews.set(port, { sandboxPort: port, server, hostPort: (server.address() as net.AddressInfo).port });
+      this.previews.set(port, {
+        sandboxPort: port,
+        server,
+        hostPort: (server.address() as net.AddressInfo).port,
+      });
       changed = true;
     }
     if (changed) this.options.previewsChanged();
