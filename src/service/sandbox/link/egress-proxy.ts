@@ -35,6 +35,8 @@ export function createEgressProxy(check: EgressCheck): { serve(stream: Duplex): 
   const server = http.createServer();
   const upstreams = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
+    // A kept-alive socket comes back for the next request: tracked once.
+    if (upstreams.has(socket)) return socket;
     upstreams.add(socket);
     socket.once('close', () => upstreams.delete(socket));
     return socket;

@@ -24,7 +24,8 @@ const CONTROL = 0,
   RESET = 5;
 const HEADER = 9;
 const MAX_PAYLOAD = 64 * 1024;
-const INITIAL_WINDOW = 256 * 1024;
+// What this side may send on a new stream before the service grants more (link-frames.ts UPLOAD_WINDOW).
+const INITIAL_WINDOW = 512 * 1024;
 const PORT_SCAN_MS = 400;
 const PID_FILE = '/tmp/dockhand-link.pid';
 
@@ -187,14 +188,37 @@ function onFrame(type, id, payload) {
   }
 }
 
-let pending = Buffer.alloc(0);
+// Input is kept as the chunks that came, copied only when a frame spans several of them.
+const chunks = [];
+let buffered = 0;
+function peek(size) {
+  if (chunks[0].length >= size) return chunks[0];
+  const parts = [];
+  let have = 0;
+  while (have < size) {
+    const chunk = chunks.shift();
+    parts.push(chunk);
+    have += chunk.length;
+  }
+  const joined = Buffer.concat(parts, have);
+  chunks.unshift(joined);
+  return joined;
+}
+function take(size) {
+  const first = peek(size);
+  if (first.length === size) chunks.shift();
+  else chunks[0] = first.subarray(size);
+  buffered -= size;
+  return first.subarray(0, size);
+}
 process.stdin.on('data', (chunk) => {
-  pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-  while (pending.length >= HEADER) {
-    const length = pending.readUInt32BE(5);
-    if (pending.length < HEADER + length) break;
-    onFrame(pending.readUInt8(0), pending.readUInt32BE(1), pending.subarray(HEADER, HEADER + length));
-    pending = pending.subarray(HEADER + length);
+  chunks.push(chunk);
+  buffered += chunk.length;
+  while (buffered >= HEADER) {
+    const length = peek(HEADER).readUInt32BE(5);
+    if (buffered < HEADER + length) break;
+    const frame = take(HEADER + length);
+    onFrame(frame.readUInt8(0), frame.readUInt32BE(1), frame.subarray(HEADER));
   }
 });
 // The service ended the link (or lost the exec): everything goes with it.

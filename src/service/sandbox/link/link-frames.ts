@@ -8,8 +8,13 @@ export type FrameType = (typeof FRAME)[keyof typeof FRAME];
 export const HEADER_BYTES = 9;
 /** Largest payload either side sends; a larger one from the sandbox ends the link. */
 export const MAX_PAYLOAD = 64 * 1024;
-/** Bytes a side may send on a new stream before the other grants more (both sides start with it). */
-export const INITIAL_WINDOW = 256 * 1024;
+/**
+ * Bytes the service may send on a new stream before the forwarder grants more: large, so a download is not
+ * held back by the round trips of the grants (the forwarder's memory is the sandbox's).
+ */
+export const DOWNLOAD_WINDOW = 4 * 1024 * 1024;
+/** Bytes the forwarder may send on a new stream before the service grants more: what the service may hold. */
+export const UPLOAD_WINDOW = 512 * 1024;
 
 export interface Frame {
   type: number;
@@ -29,25 +34,55 @@ export function encodeFrame(type: FrameType, id: number, payload?: Buffer): Buff
 
 export class FrameTooLarge extends Error {}
 
-/** Cuts a byte stream into frames; refuses a payload over MAX_PAYLOAD so the sandbox cannot make it buffer more. */
+/**
+ * Cuts a byte stream into frames, copying only a frame that spans chunks; refuses a payload over MAX_PAYLOAD
+ * so the sandbox cannot make it buffer more.
+ */
 export class FrameDecoder {
-  private pending: Buffer = Buffer.alloc(0);
+  private readonly chunks: Buffer[] = [];
+  private buffered = 0;
 
   push(chunk: Buffer): Frame[] {
-    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
     const frames: Frame[] = [];
-    while (this.pending.length >= HEADER_BYTES) {
-      const length = this.pending.readUInt32BE(5);
+    while (this.buffered >= HEADER_BYTES) {
+      const header = this.peek(HEADER_BYTES);
+      const length = header.readUInt32BE(5);
       if (length > MAX_PAYLOAD) throw new FrameTooLarge(`A link frame of ${length} bytes`);
-      if (this.pending.length < HEADER_BYTES + length) break;
+      if (this.buffered < HEADER_BYTES + length) break;
+      const frame = this.take(HEADER_BYTES + length);
       frames.push({
-        type: this.pending.readUInt8(0),
-        id: this.pending.readUInt32BE(1),
-        payload: this.pending.subarray(HEADER_BYTES, HEADER_BYTES + length),
+        type: frame.readUInt8(0),
+        id: frame.readUInt32BE(1),
+        payload: frame.subarray(HEADER_BYTES),
       });
-      this.pending = this.pending.subarray(HEADER_BYTES + length);
     }
     return frames;
+  }
+
+  /** The first `size` buffered bytes as one buffer (joining the first chunks when needed). */
+  private peek(size: number): Buffer {
+    const first = this.chunks[0] as Buffer;
+    if (first.length >= size) return first;
+    const parts: Buffer[] = [];
+    let have = 0;
+    while (have < size) {
+      const chunk = this.chunks.shift() as Buffer;
+      parts.push(chunk);
+      have += chunk.length;
+    }
+    const joined = Buffer.concat(parts, have);
+    this.chunks.unshift(joined);
+    return joined;
+  }
+
+  private take(size: number): Buffer {
+    const first = this.peek(size);
+    if (first.length === size) this.chunks.shift();
+    else this.chunks[0] = first.subarray(size);
+    this.buffered -= size;
+    return first.subarray(0, size);
   }
 }
 

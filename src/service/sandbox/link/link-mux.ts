@@ -4,14 +4,15 @@ import {
   FRAME,
   FrameDecoder,
   type FrameType,
-  INITIAL_WINDOW,
+  DOWNLOAD_WINDOW,
   MAX_PAYLOAD,
   u16,
+  UPLOAD_WINDOW,
   u32,
 } from './link-frames';
 
-/** Streams one link carries at once; a connection beyond it is reset. */
-export const MAX_STREAMS = 1024;
+/** Streams one link carries at once; a connection beyond it is reset (with UPLOAD_WINDOW, what the service may hold). */
+export const MAX_STREAMS = 256;
 
 export interface LinkMuxHandlers {
   /** A connection was accepted on `port`, a port the forwarder listens on for the service. */
@@ -138,9 +139,9 @@ export class LinkMux {
 /** One TCP stream over the link, as a Duplex: what is written goes to the other end, within its window. */
 export class LinkStream extends Duplex {
   /** Bytes this side may still send. */
-  private credit = INITIAL_WINDOW;
+  private credit = DOWNLOAD_WINDOW;
   /** Bytes the forwarder may still send; going under zero breaks the protocol. */
-  private allowance = INITIAL_WINDOW;
+  private allowance = UPLOAD_WINDOW;
   /** Bytes received but not yet read by this stream's consumer, granted once it reads. */
   private unread = 0;
   private granted = 0;
