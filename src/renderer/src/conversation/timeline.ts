@@ -62,7 +62,7 @@ export type TimelineRow =
   | ReadRow
   | (RowBase & { kind: 'message'; source: 'user' | 'agent'; text: string })
   | (RowBase & { kind: 'think'; thought: string })
-  | (RowBase & { kind: 'error'; text: string })
+  | (RowBase & { kind: 'error'; text: string; egress: EgressRefusal | null })
   | (RowBase & { kind: 'state'; state: string; reason: string })
   | (RowBase & { kind: 'note'; text: string });
 
@@ -232,12 +232,28 @@ function answer(row: TimelineRow | undefined, event: V0Event): Partial<ToolRowOf
   return null;
 }
 
+/** A connection the sandbox's egress policy refused (an error event from the environment). */
+export interface EgressRefusal {
+  host: string;
+  port: number;
+  rule: string;
+}
+
+function egressRefusal(event: V0Event): EgressRefusal | null {
+  const egress = event.extras?.egress as Partial<EgressRefusal> | undefined;
+  if (event.extras?.error_id !== 'EGRESS_REFUSED' || !egress) return null;
+  const { host, port, rule } = egress;
+  return typeof host === 'string' && typeof port === 'number' && typeof rule === 'string'
+    ? { host, port, rule }
+    : null;
+}
+
 function observationRow(event: V0Event): TimelineRow | null {
   const base = { key: `e${event.id}`, id: event.id, at: event.timestamp };
   const content = event.content ?? '';
   switch (event.observation) {
     case 'error':
-      return { ...base, kind: 'error', text: content || event.message };
+      return { ...base, kind: 'error', text: content || event.message, egress: egressRefusal(event) };
     case 'run':
       return {
         ...base,

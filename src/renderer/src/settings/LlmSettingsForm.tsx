@@ -39,7 +39,35 @@ interface Draft {
   sandboxImage: string;
   sandboxProvider: 'docker' | 'process';
   warmPool: string;
+  network: 'gated' | 'bridge' | 'host';
+  egressPolicy: 'open' | 'balanced' | 'model_only' | 'offline';
+  /** One entry a line. */
+  egressAllow: string;
+  egressDeny: string;
 }
+
+/** What each network of Docker sandboxes gives, and gives up. */
+const NETWORK_HINTS: Record<Draft['network'], string> = {
+  gated:
+    'Only loopback inside the sandbox: everything it reaches goes through Dockhand, by the policy below, and each refusal shows in the conversation. Ports its apps open are forwarded to this computer.',
+  bridge:
+    'Direct internet access on Dockhand’s own network: no policy and no record of what the sandbox reaches; anything the agent runs can send the workspace and its secrets anywhere.',
+  host: 'The host’s own network: no isolation of the network at all. The sandbox reaches every service of this computer (Dockhand’s own API excepted only by its key) and its ports are the host’s.',
+};
+
+const POLICY_HINTS: Record<Draft['egressPolicy'], string> = {
+  open: 'Any public address. Loopback, private and link-local addresses stay refused unless you list them.',
+  balanced:
+    'Package registries (npm, PyPI, crates.io, Go, RubyGems, Maven Central, Debian, Ubuntu and Alpine mirrors), your git providers’ hosts, your model and MCP hosts, and your own list.',
+  model_only: 'Only your model’s host, and your own list.',
+  offline: 'Nothing leaves this computer but what you list yourself.',
+};
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 
 const FIELDS = [
   'llm_model',
@@ -54,6 +82,10 @@ const FIELDS = [
   'sandbox_base_container_image',
   'sandbox_provider',
   'sandbox_warm_pool',
+  'sandbox_network',
+  'egress_policy',
+  'egress_allow',
+  'egress_deny',
 ] as const;
 
 /** The section each field is shown in, to name a section whose fields were rejected while another shows. */
@@ -70,6 +102,10 @@ const SECTION_OF: Record<(typeof FIELDS)[number], { key: LlmFormSection; label: 
   sandbox_base_container_image: { key: 'sandboxes', label: 'Sandboxes' },
   sandbox_provider: { key: 'sandboxes', label: 'Sandboxes' },
   sandbox_warm_pool: { key: 'sandboxes', label: 'Sandboxes' },
+  sandbox_network: { key: 'sandboxes', label: 'Sandboxes' },
+  egress_policy: { key: 'sandboxes', label: 'Sandboxes' },
+  egress_allow: { key: 'sandboxes', label: 'Sandboxes' },
+  egress_deny: { key: 'sandboxes', label: 'Sandboxes' },
 };
 
 const PATTERN_HINTS = {
@@ -92,6 +128,10 @@ function draftOf(settings: StoredSettings | null): Draft {
     sandboxImage: settings?.sandbox_base_container_image ?? '',
     sandboxProvider: settings?.sandbox_provider ?? 'docker',
     warmPool: String(settings?.sandbox_warm_pool ?? DEFAULT_WARM_POOL),
+    network: settings?.sandbox_network ?? 'gated',
+    egressPolicy: settings?.egress_policy ?? 'balanced',
+    egressAllow: (settings?.egress_allow ?? []).join('\n'),
+    egressDeny: (settings?.egress_deny ?? []).join('\n'),
   };
 }
 
@@ -117,6 +157,10 @@ function editsOf(draft: Draft): SettingsEdits {
     sandbox_provider: draft.sandboxProvider,
     // Sent as typed: the service answers 422 for anything but a whole number from 0 to 5.
     sandbox_warm_pool: orNull(draft.warmPool),
+    sandbox_network: draft.network,
+    egress_policy: draft.egressPolicy,
+    egress_allow: lines(draft.egressAllow),
+    egress_deny: lines(draft.egressDeny),
   };
 }
 
@@ -395,7 +439,7 @@ export function LlmSettingsForm({ settings, section }: LlmSettingsFormProps) {
           label="Run commands in"
           hint={
             draft.sandboxProvider === 'process'
-              ? 'Host processes run the agent’s commands unsandboxed on this computer, as your user, with access to your files. No Docker is needed; Linux only.'
+              ? 'Host processes run the agent’s commands unsandboxed on this computer, as your user, with access to your files, and with no control of what they reach on the network. No Docker is needed; Linux only.'
               : 'Docker containers isolate the agent’s commands from this computer. They need a running Docker engine.'
           }
           error={errors.fields.sandbox_provider}
@@ -442,6 +486,76 @@ export function LlmSettingsForm({ settings, section }: LlmSettingsFormProps) {
           value={draft.warmPool}
           onChange={(e) => edit({ warmPool: e.target.value })}
         />
+        <h3 id="network-heading">Network</h3>
+        <Field
+          id="sandbox-network"
+          label="Network of new Docker sandboxes"
+          hint={NETWORK_HINTS[draft.network]}
+          error={errors.fields.sandbox_network}
+        >
+          {(control) => (
+            <select
+              {...control}
+              value={draft.network}
+              onChange={(e) => edit({ network: e.target.value as Draft['network'] })}
+            >
+              <option value="gated">Gated (through Dockhand, by policy)</option>
+              <option value="bridge">Bridge (direct internet, no policy)</option>
+              <option value="host">Host (the host’s network, no isolation)</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          id="egress-policy"
+          label="What gated sandboxes may reach"
+          hint={`${POLICY_HINTS[draft.egressPolicy]} A conversation may start with another policy.`}
+          error={errors.fields.egress_policy}
+        >
+          {(control) => (
+            <select
+              {...control}
+              value={draft.egressPolicy}
+              onChange={(e) => edit({ egressPolicy: e.target.value as Draft['egressPolicy'] })}
+            >
+              <option value="balanced">Balanced (registries and configured hosts)</option>
+              <option value="open">Open (any public address)</option>
+              <option value="model_only">Model only</option>
+              <option value="offline">Offline</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          id="egress-allow"
+          label="Always allow"
+          hint="One a line: a host (example.com), *.example.com, host:port, an address or a range (10.0.0.0/8). Naming a host also lets its private addresses through."
+          error={errors.fields.egress_allow}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              rows={3}
+              spellCheck={false}
+              value={draft.egressAllow}
+              onChange={(e) => edit({ egressAllow: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field
+          id="egress-deny"
+          label="Never allow"
+          hint="Same forms; a refusal here wins over every allow."
+          error={errors.fields.egress_deny}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              rows={2}
+              spellCheck={false}
+              value={draft.egressDeny}
+              onChange={(e) => edit({ egressDeny: e.target.value })}
+            />
+          )}
+        </Field>
       </div>
 
       <FormProblems
