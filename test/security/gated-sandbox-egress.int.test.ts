@@ -132,10 +132,11 @@ for host, port in (("127.0.0.1", ${web.port}), ("10.0.0.1", 80), ("1.1.1.1", 443
   });
 
   it('gets its link back when the forwarder is killed (and never gets out around it)', async () => {
-    await execIn(
-      attacker,
-      'sudo kill -9 "$(cat /tmp/dockhand-link.pid)" 2>/dev/null || kill -9 "$(cat /tmp/dockhand-link.pid)"',
-    );
+    // The sandbox's user cannot plant another pid for the next forwarder (run as root) to kill.
+    const planted = await execIn(attacker, 'echo 1 > /opt/dockhand/bin/dockhand-link.pid');
+    expect(planted.exitCode).not.toBe(0);
+    const killed = await execIn(attacker, 'sudo kill -9 "$(cat /opt/dockhand/bin/dockhand-link.pid)"');
+    expect(killed.exitCode).toBe(0);
     await service.api('POST', `/api/conversations/${attackerConversation}/network-allow`, {
       body: { entry: 'web.test', scope: 'conversation' },
     });

@@ -27,12 +27,16 @@ const MAX_PAYLOAD = 64 * 1024;
 // What this side may send on a new stream before the service grants more (link-frames.ts UPLOAD_WINDOW).
 const INITIAL_WINDOW = 512 * 1024;
 const PORT_SCAN_MS = 400;
-const PID_FILE = '/tmp/dockhand-link.pid';
+// Beside this script, in Dockhand's root-owned folder: the sandbox's user cannot plant a pid here.
+const PID_FILE = `${__dirname}/dockhand-link.pid`;
 
-// A forwarder left from before a pause or a restart gives up its ports to this one.
+// A forwarder left from before a pause or a restart gives up its ports to this one (only a forwarder).
 try {
   const previous = Number(fs.readFileSync(PID_FILE, 'utf8'));
-  if (previous > 0 && previous !== process.pid) process.kill(previous, 'SIGTERM');
+  const command = fs.readFileSync(`/proc/${previous}/cmdline`, 'utf8');
+  if (previous > 0 && previous !== process.pid && command.includes('dockhand-link')) {
+    process.kill(previous, 'SIGTERM');
+  }
 } catch {
   // None left, or already gone.
 }
