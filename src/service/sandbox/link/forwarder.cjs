@@ -52,14 +52,18 @@ const streams = new Map();
 const listeners = new Map();
 let nextId = 1;
 
+// Header and payload go out together (one writev) without copying the payload.
 function send(type, id, payload) {
   const length = payload ? payload.length : 0;
-  const frame = Buffer.allocUnsafe(HEADER + length);
-  frame.writeUInt8(type, 0);
-  frame.writeUInt32BE(id, 1);
-  frame.writeUInt32BE(length, 5);
-  if (length) payload.copy(frame, HEADER);
-  if (!out.write(frame)) outBlocked = true;
+  const header = Buffer.allocUnsafe(HEADER);
+  header.writeUInt8(type, 0);
+  header.writeUInt32BE(id, 1);
+  header.writeUInt32BE(length, 5);
+  out.cork();
+  let open = out.write(header);
+  if (length) open = out.write(payload);
+  out.uncork();
+  if (!open) outBlocked = true;
 }
 
 function control(message) {

@@ -22,9 +22,14 @@ export interface Frame {
   payload: Buffer;
 }
 
-export function encodeFrame(type: FrameType, id: number, payload?: Buffer): Buffer {
-  const length = payload?.length ?? 0;
-  const frame = Buffer.allocUnsafe(HEADER_BYTES + length);
+/** A frame, or with `length` alone its header (the payload written after it). */
+export function encodeFrame(
+  type: FrameType,
+  id: number,
+  payload?: Buffer,
+  length = payload?.length ?? 0,
+): Buffer {
+  const frame = Buffer.allocUnsafe(HEADER_BYTES + (payload?.length ?? 0));
   frame.writeUInt8(type, 0);
   frame.writeUInt32BE(id, 1);
   frame.writeUInt32BE(length, 5);

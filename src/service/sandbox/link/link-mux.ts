@@ -73,7 +73,13 @@ export class LinkMux {
   /** @internal Sends one frame; false when the forwarder's input is full (wait with `whenDrained`). */
   send(type: FrameType, id: number, payload?: Buffer): boolean {
     if (this.closed) return true;
-    if (!this.output.write(encodeFrame(type, id, payload))) this.blocked = true;
+    // Header and payload go out together (one writev) without copying the payload.
+    this.output.cork();
+    const length = payload?.length ?? 0;
+    let open = this.output.write(encodeFrame(type, id, undefined, length));
+    if (length > 0) open = this.output.write(payload);
+    this.output.uncork();
+    if (!open) this.blocked = true;
     return !this.blocked;
   }
 
