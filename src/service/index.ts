@@ -109,6 +109,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     startedAt,
     readAheadRoots,
     egressPolicy: (sandboxId) => conversationEgress.policy(sandboxId),
+    egressHoldMs: (sandboxId) => conversationEgress.holdMs(sandboxId),
     servicePort: () => port,
     environment: config.environment,
     ...(config.docker ? { docker: config.docker } : {}),

@@ -29,6 +29,8 @@ const GIT_PROVIDER_HOSTS: Record<string, string[]> = {
 
 /** A refusal is told to a conversation once per destination and rule in this time (a retry loop stays one event). */
 const REPEAT_MS = 60_000;
+/** How long a refused connection waits for the user's say in confirmation mode. */
+export const HOLD_MS = 60_000;
 
 export interface ConversationEgressDeps {
   egress: EgressService;
@@ -62,9 +64,11 @@ function mcpHosts(config: MCPConfig | null | undefined): string[] {
  */
 export function egressRefusalEvent(decision: EgressDecision): NewEvent {
   const destination = `${decision.host}:${decision.port}`;
-  const content =
-    `Dockhand refused a connection from the sandbox to ${destination} (rule: ${decision.rule}). ` +
-    `The command that tried got a 403 from the proxy. Allow it for this conversation or always, or change the network policy.`;
+  const content = decision.held
+    ? `Dockhand is holding a connection from the sandbox to ${destination} (rule: ${decision.rule}) for up to ` +
+      `${HOLD_MS / 1000} s: allow it for this conversation or always and it goes through; otherwise the command gets a 403.`
+    : `Dockhand refused a connection from the sandbox to ${destination} (rule: ${decision.rule}). ` +
+      `The command that tried got a 403 from the proxy. Allow it for this conversation or always, or change the network policy.`;
   return {
     source: 'environment',
     message: content,
@@ -72,7 +76,13 @@ export function egressRefusalEvent(decision: EgressDecision): NewEvent {
     content,
     extras: {
       error_id: 'EGRESS_REFUSED',
-      egress: { host: decision.host, port: decision.port, rule: decision.rule, address: decision.address },
+      egress: {
+        host: decision.host,
+        port: decision.port,
+        rule: decision.rule,
+        address: decision.address,
+        held: decision.held === true,
+      },
     },
   };
 }
@@ -131,14 +141,21 @@ export class ConversationEgress {
     };
   }
 
-  /** Allows `entry` for the conversation, or always (the settings' list). */
+  /** With confirmation mode on, a refusal the user could lift waits for their say. */
+  holdMs(_sandboxId: string): number {
+    return this.deps.settings()?.confirmation_mode ? HOLD_MS : 0;
+  }
+
+  /** Allows `entry` for the conversation, or always (the settings' list); held connections go through. */
   allow(conversationId: string, entry: string, scope: 'conversation' | 'always'): void {
-    if (scope === 'always') {
-      this.deps.allowAlways(entry);
-      return;
+    if (scope === 'always') this.deps.allowAlways(entry);
+    else {
+      const list = this.allowed.get(conversationId) ?? [];
+      if (!list.includes(entry)) this.allowed.set(conversationId, [...list, entry]);
     }
-    const list = this.allowed.get(conversationId) ?? [];
-    if (!list.includes(entry)) this.allowed.set(conversationId, [...list, entry]);
+    const sandboxes =
+      scope === 'always' ? this.deps.egress.sandboxes() : [this.deps.store.get(conversationId)?.sandboxId];
+    for (const sandboxId of sandboxes) if (sandboxId) this.deps.egress.reconsider(sandboxId);
   }
 
   /** The conversation's sandbox's decisions, oldest first (empty without a sandbox). */

@@ -36,6 +36,8 @@ export interface SandboxLayerOptions {
   egressPolicy: (sandboxId: string) => EgressPolicy;
   /** Dockhand's own API port, which no sandbox may reach. */
   servicePort: () => number;
+  /** How long a sandbox's refused connection is held for the user to allow (confirmation mode); ms. */
+  egressHoldMs: (sandboxId: string) => number;
 }
 
 export interface SandboxLayer {
@@ -64,6 +66,7 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
     policy: options.egressPolicy,
     resolve: config.resolver,
     protectedPorts: () => [options.servicePort(), ...dockerProvider.linkHostPorts()],
+    holdMs: options.egressHoldMs,
   });
   const dockerProvider: DockerSandboxProvider = new DockerSandboxProvider(
     docker,

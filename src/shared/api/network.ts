@@ -11,6 +11,8 @@ export const NetworkLogEntry = z.object({
   /** The address it was dialled at (or would have been); null when refused before DNS. */
   address: z.string().nullable(),
   at: z.string(),
+  /** A refusal held open while the user could allow it (confirmation mode); a later entry says if it went through. */
+  held: z.boolean().optional(),
 });
 export type NetworkLogEntry = z.infer<typeof NetworkLogEntry>;
 

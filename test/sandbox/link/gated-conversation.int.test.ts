@@ -83,6 +83,7 @@ describe.skipIf(skip !== null)('a conversation in a gated sandbox', () => {
       port: web.port,
       rule: 'preset model_only',
       address: null,
+      held: false,
     });
     const log = (await service.api('GET', `/api/conversations/${conversationId}/network-log`))
       .json as NetworkLog;
@@ -110,6 +111,34 @@ describe.skipIf(skip !== null)('a conversation in a gated sandbox', () => {
       allowed: true,
       rule: `allow web.test:${web.port}`,
     });
+  });
+
+  it('holds a refused connection in confirmation mode, and lets it through when allowed, without a retry', async () => {
+    await service.api('POST', '/api/settings', { body: { confirmation_mode: true } });
+    try {
+      const fetching = fetchIn(sandboxId, `http://held.test:${web.port}/`);
+      await until(
+        () => conversationEvents(service, conversationId),
+        (list) =>
+          list.some((event) => (event.extras?.egress as { host?: string } | undefined)?.host === 'held.test'),
+        'the held connection to be told',
+      );
+      const held = (await conversationEvents(service, conversationId)).find(
+        (event) => (event.extras?.egress as { host?: string } | undefined)?.host === 'held.test',
+      );
+      expect(held?.extras?.egress).toMatchObject({ held: true });
+      await service.api('POST', `/api/conversations/${conversationId}/network-allow`, {
+        body: { entry: 'held.test', scope: 'conversation' },
+      });
+      expect((await fetching).stdout).toBe('hello from the host\n');
+      const log = (await service.api('GET', `/api/conversations/${conversationId}/network-log`))
+        .json as NetworkLog;
+      expect(log.entries.filter((entry) => entry.host === 'held.test').map((entry) => entry.allowed)).toEqual(
+        [false, true],
+      );
+    } finally {
+      await service.api('POST', '/api/settings', { body: { confirmation_mode: false } });
+    }
   });
 
   it("refuses the service's own port even when the user names it", async () => {

@@ -16,9 +16,12 @@ export function EgressDenial({ refusal }: { refusal: EgressRefusal }) {
   return (
     <div className="ev">
       <div className="ev-error ev-egress" role="group" aria-label={`Connection to ${destination} refused`}>
-        <p className="ev-error-title">Network: connection refused</p>
+        <p className="ev-error-title">
+          {refusal.held ? 'Network: connection waiting for you' : 'Network: connection refused'}
+        </p>
         <p>
           The sandbox tried to reach <code>{destination}</code>; the policy refused it ({refusal.rule}).
+          {refusal.held && ' It is held for up to 60 s: allowing it now lets it through.'}
         </p>
         {done ? (
           <p className="muted">

@@ -237,6 +237,8 @@ export interface EgressRefusal {
   host: string;
   port: number;
   rule: string;
+  /** Held open for the user's say (confirmation mode). */
+  held: boolean;
 }
 
 function egressRefusal(event: V0Event): EgressRefusal | null {
@@ -244,7 +246,7 @@ function egressRefusal(event: V0Event): EgressRefusal | null {
   if (event.extras?.error_id !== 'EGRESS_REFUSED' || !egress) return null;
   const { host, port, rule } = egress;
   return typeof host === 'string' && typeof port === 'number' && typeof rule === 'string'
-    ? { host, port, rule }
+    ? { host, port, rule, held: egress.held === true }
     : null;
 }
 

@@ -17,6 +17,8 @@ export interface EgressDecision extends EgressVerdict {
   /** The address it went to (or would have): null when the name was refused before DNS or did not resolve. */
   address: string | null;
   at: string;
+  /** A refusal held open while the user may allow it (confirmation mode). */
+  held?: boolean;
 }
 
 /** Names to addresses; tests map their own names to loopback servers here (no real DNS). */
