@@ -364,7 +364,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     let found: OwnContainer | null;
     try {
       found = await this.ownContainer(id);
-      if (!found) return null;
+      // Made before the network setting changed: a fresh container takes its place.
+      if (!found || networkOf(found.info) !== this.config.network()) return null;
       const state = found.info.State.Status;
       if (state === 'paused') await found.container.unpause();
       else if (state !== 'running') return null;
