@@ -6,6 +6,7 @@
  *   npm run bench:sandbox-link
  */
 import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import Docker from 'dockerode';
 import pino from 'pino';
@@ -138,12 +139,26 @@ async function main(): Promise<number> {
       modelHosts: [],
       serviceHosts: [],
     };
-    link = await SandboxLink.start({
-      sandbox: gated,
-      check: (target) => decideEgress(gate, policy, target),
-      previewsChanged: () => undefined,
-      logger: pino({ level: 'silent' }),
-    });
+    const startLink = () =>
+      SandboxLink.start({
+        sandbox: gated,
+        check: (target) => decideEgress(gate, policy, target),
+        previewsChanged: () => undefined,
+        logger: pino({ level: 'silent' }),
+      });
+    // What the link adds to a gated sandbox's start: the first with the copy of the lent Node, then again
+    // (a resume, or a warm-pool claim of a container whose Node was copied before it was paused).
+    let started = performance.now();
+    link = await startLink();
+    const firstStartMs = performance.now() - started;
+    link.close();
+    const restartMs: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      started = performance.now();
+      link = await startLink();
+      restartMs.push(performance.now() - started);
+      if (round < 4) link.close();
+    }
 
     const seconds = { host: [] as number[], gated: [] as number[] };
     for (let round = 0; round < DOWNLOADS; round++) {
@@ -172,6 +187,9 @@ async function main(): Promise<number> {
     // The first requests open connections on both sides; the steady state is what is compared.
     const added = median(linkedMs.slice(20)) - median(directMs.slice(20));
 
+    console.log(
+      `link start: ${firstStartMs.toFixed(0)} ms the first time, ${median(restartMs).toFixed(0)} ms after`,
+    );
     console.log(`download ${DOWNLOAD_BYTES / 1024 ** 2} MB x${DOWNLOADS} (median)`);
     console.log(`  host mode:      ${mbps(seconds.host).toFixed(0)} MB/s`);
     console.log(`  gated (link):   ${mbps(seconds.gated).toFixed(0)} MB/s`);

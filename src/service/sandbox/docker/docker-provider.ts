@@ -130,6 +130,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** Removes a warm-pool container (paused or not) with its volume, at once. */
   async removePooled(id: string): Promise<void> {
     this.readAheads.delete(id);
+    this.closeLink(id);
     const found = await this.ownContainer(id);
     if (found) await ignoringGone(() => found.container.remove({ force: true }));
     await this.removeVolume(id);
@@ -348,12 +349,12 @@ export class DockerSandboxProvider implements SandboxProvider {
       user: contents.user,
       roots: this.readAheadRoots(spec.workingDir),
     };
-    const ready = await this.waitUntilReady(container, firstProbeCommand(probe), (result) => {
+    await this.waitUntilReady(container, firstProbeCommand(probe), (result) => {
       const survey = readAheadOf(result, probe);
       if (survey) this.readAheads.set(id, survey);
     });
-    // A pooled container gets its link when it is claimed.
-    return options.pooled ? ready : this.linked(id, container);
+    // A pooled container's link starts now too and stays through the pool's pause: a claim finds it running.
+    return this.linked(id, container);
   }
 
   /**
