@@ -135,6 +135,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     port: () => port,
     sandboxes: sandboxLayer.sandboxes,
     sandboxLink: sandboxLayer.link,
+    forwardIntoSandbox: sandboxLayer.forwardIn,
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,

@@ -9,7 +9,7 @@ import { SandboxProcesses } from './process/sandbox-processes';
 import { ProcessSandboxProvider } from './process/process-provider';
 import type { EgressPolicy } from './link/egress-policy';
 import { EgressService } from './link/egress-service';
-import type { SandboxLink } from './link/sandbox-link';
+import type { ForwardTarget, SandboxLink } from './link/sandbox-link';
 import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
 import type { SandboxSettings } from './sandbox-models';
 import { SandboxService } from './sandbox-service';
@@ -46,8 +46,13 @@ export interface SandboxLayer {
   specs: SandboxSpecs;
   /** What gated sandboxes may reach, and what they tried. */
   egress: EgressService;
-  /** A running sandbox's link (gated and bridge networks), e.g. to forward a port into it. */
+  /** A running sandbox's link (gated and bridge networks). */
   link(sandboxId: string): SandboxLink | null;
+  /**
+   * A port on the sandbox's loopback that leads to `target` on the service's side (e.g. the model gateway),
+   * kept across pauses and resumes until the sandbox is deleted.
+   */
+  forwardIn(sandboxId: string, port: number, target: ForwardTarget): Promise<void>;
   /** Logs the Docker diagnosis, then reconciles the sandboxes (in the background when Docker is down). */
   start(): Promise<void>;
 }
@@ -111,6 +116,7 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
     specs,
     egress,
     link: (sandboxId) => dockerProvider.link(sandboxId),
+    forwardIn: (sandboxId, port, target) => dockerProvider.forwardIn(sandboxId, port, target),
     async start() {
       const status = await docker.check();
       if (status.available) {

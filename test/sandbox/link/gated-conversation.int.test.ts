@@ -180,11 +180,16 @@ describe.skipIf(skip !== null)('a conversation in a gated sandbox', () => {
     );
   });
 
-  it('stops the link on pause and brings it back on resume', async () => {
-    await service.service.context.sandboxes.pause(sandboxId);
-    expect(service.service.context.sandboxLink(sandboxId)).toBeNull();
-    await service.service.context.sandboxes.resume(sandboxId);
-    expect(service.service.context.sandboxLink(sandboxId)).not.toBeNull();
+  it('stops the link on pause and brings it back on resume, with the ports forwarded into the sandbox', async () => {
+    const { context } = service.service;
+    await context.forwardIntoSandbox(sandboxId, 19400, { host: '127.0.0.1', port: web.port });
+    const inside = `http://127.0.0.1:19400/`;
+    expect((await fetchIn(sandboxId, inside)).stdout).toBe('hello from the host\n');
+    await context.sandboxes.pause(sandboxId);
+    expect(context.sandboxLink(sandboxId)).toBeNull();
+    await context.sandboxes.resume(sandboxId);
+    expect(context.sandboxLink(sandboxId)).not.toBeNull();
     expect((await fetchIn(sandboxId, `http://web.test:${web.port}/`)).stdout).toBe('hello from the host\n');
+    expect((await fetchIn(sandboxId, inside)).stdout).toBe('hello from the host\n');
   });
 });

@@ -8,7 +8,7 @@ import { type ObservedState, SandboxFailure, type SandboxRecord, type SandboxSpe
 import type { CreateRequest, SandboxProvider } from '../sandbox-provider';
 import type { ExecResult } from '../sandbox-workspace';
 import type { EgressService } from '../link/egress-service';
-import { SandboxLink } from '../link/sandbox-link';
+import { type ForwardTarget, SandboxLink } from '../link/sandbox-link';
 import {
   APP_PORTS,
   containerOptions,
@@ -73,6 +73,8 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** The links of running sandboxes (gated and bridge ones). */
   private readonly links = new Map<string, SandboxLink>();
   private readonly linking = new Map<string, Promise<SandboxLink | null>>();
+  /** Ports forwarded into each sandbox, set up again on every start of its link. */
+  private readonly inbound = new Map<string, Map<number, ForwardTarget>>();
   private changed: (sandboxId: string | null) => void = () => undefined;
 
   constructor(
@@ -175,6 +177,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   remove(record: SandboxRecord): Promise<void> {
     this.readAheads.delete(record.id);
     this.closeLink(record.id);
+    this.inbound.delete(record.id);
     this.config.egress.forget(record.id);
     return this.guard('delete', async () => {
       const found = await this.ownContainer(record.id);
@@ -239,6 +242,17 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.links.get(sandboxId) ?? null;
   }
 
+  /**
+   * Makes `port` on the sandbox's loopback lead to `target` on the service's side, now if its link runs and
+   * again whenever its link starts (after a resume); until the sandbox is removed.
+   */
+  async forwardIn(sandboxId: string, port: number, target: ForwardTarget): Promise<void> {
+    const ports = this.inbound.get(sandboxId) ?? new Map<number, ForwardTarget>();
+    ports.set(port, target);
+    this.inbound.set(sandboxId, ports);
+    await this.links.get(sandboxId)?.forwardIn(port, target);
+  }
+
   /** This machine's ports the links listen on (no sandbox's proxy may reach them). */
   linkHostPorts(): number[] {
     return [...this.links.values()].flatMap((link) => link.hostPorts());
@@ -299,7 +313,8 @@ export class DockerSandboxProvider implements SandboxProvider {
         this.changed(id);
       },
       logger: this.logger,
-    }).then((link) => {
+    }).then(async (link) => {
+      for (const [port, target] of this.inbound.get(id) ?? []) await link.forwardIn(port, target);
       this.links.set(id, link);
       return link;
     });
