@@ -87,4 +87,10 @@ test('a refused connection in the timeline, allowed from there; an app the agent
   await expect(preview.getByText('Directory listing for /')).toBeVisible();
   await expect(hosts.getByRole('link', { name: 'Open in browser' })).toHaveAttribute('target', '_blank');
   await screenshot(page, 'network-2-preview');
+
+  // The Network tab lists what the sandbox asked for.
+  await workspace.getByRole('tab', { name: 'Network' }).click();
+  const networkLog = workspace.getByRole('table', { name: 'Network log' });
+  await expect(networkLog.getByRole('row').filter({ hasText: 'example.com:80' })).toContainText('Refused');
+  await screenshot(page, 'network-3-log');
 });

@@ -8,11 +8,12 @@ function networkPath(id: string, rest: string): string {
 }
 
 /** What the conversation's gated sandbox tried to reach, allowed and refused. */
-export function useNetworkLog(id: string, enabled: boolean) {
+export function useNetworkLog(id: string, enabled: boolean, refetchInterval: number) {
   const api = useApi();
   return useQuery({
     queryKey: ['network-log', id],
     enabled,
+    refetchInterval,
     queryFn: async () => (await api.get(networkPath(id, 'network-log'), NetworkLog)).entries,
   });
 }
