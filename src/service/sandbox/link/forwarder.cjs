@@ -173,6 +173,11 @@ function connect(id, port) {
   attach(id, net.connect({ host: loopbackOf(port), port, allowHalfOpen: true }));
 }
 
+function onData(id, payload) {
+  const stream = streams.get(id);
+  if (stream) stream.socket.write(payload, () => stream.grant(payload.length));
+}
+
 function onFrame(type, id, payload) {
   if (type === CONTROL) {
     const message = JSON.parse(payload.toString('utf8'));
@@ -182,9 +187,7 @@ function onFrame(type, id, payload) {
   if (type === OPEN) return connect(id, payload.readUInt16BE(0));
   const stream = streams.get(id);
   if (!stream) return;
-  if (type === DATA) {
-    stream.socket.write(payload, () => stream.grant(payload.length));
-  } else if (type === WINDOW) {
+  if (type === WINDOW) {
     stream.credit += payload.readUInt32BE(0);
     stream.flow();
   } else if (type === END) {
@@ -196,37 +199,36 @@ function onFrame(type, id, payload) {
   }
 }
 
-// Input is kept as the chunks that came, copied only when a frame spans several of them.
-const chunks = [];
-let buffered = 0;
-function peek(size) {
-  if (chunks[0].length >= size) return chunks[0];
-  const parts = [];
-  let have = 0;
-  while (have < size) {
-    const chunk = chunks.shift();
-    parts.push(chunk);
-    have += chunk.length;
-  }
-  const joined = Buffer.concat(parts, have);
-  chunks.unshift(joined);
-  return joined;
-}
-function take(size) {
-  const first = peek(size);
-  if (first.length === size) chunks.shift();
-  else chunks[0] = first.subarray(size);
-  buffered -= size;
-  return first.subarray(0, size);
-}
+// Frames are read as they come: a DATA payload goes to its socket piece by piece (no copy, no wait for the
+// whole frame); the small frames are gathered first.
+let header = Buffer.alloc(0);
+let current = null;
 process.stdin.on('data', (chunk) => {
-  chunks.push(chunk);
-  buffered += chunk.length;
-  while (buffered >= HEADER) {
-    const length = peek(HEADER).readUInt32BE(5);
-    if (buffered < HEADER + length) break;
-    const frame = take(HEADER + length);
-    onFrame(frame.readUInt8(0), frame.readUInt32BE(1), frame.subarray(HEADER));
+  let offset = 0;
+  while (offset < chunk.length) {
+    if (!current) {
+      const part = chunk.subarray(offset, offset + HEADER - header.length);
+      header = header.length ? Buffer.concat([header, part]) : part;
+      offset += part.length;
+      if (header.length < HEADER) break;
+      current = {
+        type: header.readUInt8(0),
+        id: header.readUInt32BE(1),
+        remaining: header.readUInt32BE(5),
+        parts: [],
+      };
+      header = Buffer.alloc(0);
+    }
+    const piece = chunk.subarray(offset, offset + current.remaining);
+    offset += piece.length;
+    current.remaining -= piece.length;
+    if (current.type === DATA) {
+      if (piece.length > 0) onData(current.id, piece);
+    } else if (piece.length > 0) current.parts.push(piece);
+    if (current.remaining === 0) {
+      if (current.type !== DATA) onFrame(current.type, current.id, Buffer.concat(current.parts));
+      current = null;
+    }
   }
 });
 // The service ended the link (or lost the exec): everything goes with it.
