@@ -29,6 +29,8 @@ const GIT_PROVIDER_HOSTS: Record<string, string[]> = {
 
 /** A refusal is told to a conversation once per destination and rule in this time (a retry loop stays one event). */
 const REPEAT_MS = 60_000;
+/** Refusal events a conversation gets per minute at most; the network log keeps every refusal. */
+const EVENTS_PER_MINUTE = 30;
 /** How long a refused connection waits for the user's say in confirmation mode. */
 export const HOLD_MS = 60_000;
 
@@ -95,7 +97,10 @@ export function egressRefusalEvent(decision: EgressDecision): NewEvent {
 export class ConversationEgress {
   /** Entries allowed for one conversation ("Allow for this conversation"); kept while the service runs. */
   private readonly allowed = new Map<string, string[]>();
+  /** When each destination's refusal was last told, per conversation (forgotten after REPEAT_MS). */
   private readonly told = new Map<string, number>();
+  /** When each conversation's recent refusal events were appended. */
+  private readonly recent = new Map<string, number[]>();
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly deps: ConversationEgressDeps) {}
@@ -164,16 +169,20 @@ export class ConversationEgress {
     return sandboxId ? this.deps.egress.log(sandboxId) : [];
   }
 
-  forget(conversationId: string): void {
-    this.allowed.delete(conversationId);
-  }
-
+  /**
+   * Appends the refusal to the sandbox's conversations: once per destination and rule per minute, and at most
+   * EVENTS_PER_MINUTE a minute (a sandbox trying many names cannot flood the conversation or this memory).
+   */
   private tell(sandboxId: string, decision: EgressDecision): void {
     const now = Date.now();
+    for (const [key, at] of this.told) if (now - at >= REPEAT_MS) this.told.delete(key);
     for (const conversationId of this.deps.store.bySandbox(sandboxId)) {
       const key = `${conversationId} ${decision.host}:${decision.port} ${decision.rule}`;
-      if (now - (this.told.get(key) ?? 0) < REPEAT_MS) continue;
+      const recent = (this.recent.get(conversationId) ?? []).filter((at) => now - at < REPEAT_MS);
+      this.recent.set(conversationId, recent);
+      if (this.told.has(key) || recent.length >= EVENTS_PER_MINUTE) continue;
       this.told.set(key, now);
+      recent.push(now);
       this.deps.events.append(conversationId, egressRefusalEvent(decision), this.deps.masker);
     }
   }
