@@ -137,14 +137,17 @@ export class SandboxLink {
 
   private async connect(): Promise<void> {
     const { sandbox } = this.options;
-    const node = await sandbox.linkNode();
+    // Two independent execs, side by side: the runtime (copied in when missing) and the script.
+    const [node, script] = await Promise.all([
+      sandbox.linkNode(),
+      sandbox.installHelper(FORWARDER_NAME, FORWARDER_SCRIPT),
+    ]);
     if (!node) {
       throw new LinkUnavailable(
         "The gated network needs Node in the sandbox for its link, and neither Dockhand's runtime nor the image provides it. " +
           'Choose an image with node, or the bridge network in Settings > Sandboxes.',
       );
     }
-    const script = await sandbox.installHelper(FORWARDER_NAME, FORWARDER_SCRIPT);
     const forwarder = await sandbox.spawnPiped([node, script]);
     this.mux = new LinkMux(forwarder.stdout, forwarder.stdin, {
       accepted: (port, stream) => this.accepted(port, stream),
