@@ -6,6 +6,7 @@
  *   npm run bench:sandbox-link
  */
 import { createServer } from 'node:http';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import Docker from 'dockerode';
@@ -15,6 +16,7 @@ import {
   DEFAULT_LIMITS,
   type NetworkMode,
 } from '../src/service/sandbox/docker/container-options';
+import { dockerPiped } from '../src/service/sandbox/docker/docker-piped';
 import { DockerWorkspace } from '../src/service/sandbox/docker/docker-workspace';
 import { decideEgress, localAddresses } from '../src/service/sandbox/link/egress-gate';
 import { SandboxLink } from '../src/service/sandbox/link/sandbox-link';
@@ -120,6 +122,23 @@ async function python(workspace: DockerWorkspace, script: string, args: string[]
   return result.stdout.trim().split('\n').map(Number);
 }
 
+/**
+ * The channel's own ceiling: MB/s of raw bytes written into a `docker exec -i` (`cat > /dev/null`), the
+ * stream the link's downloads ride on, without the link.
+ */
+async function execCeiling(container: Docker.Container): Promise<number> {
+  const piped = await dockerPiped(container, ['sh', '-c', 'cat > /dev/null; echo done']);
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  const done = new Promise<void>((resolve) => piped.stdout.once('data', () => resolve()));
+  const started = performance.now();
+  for (let sent = 0; sent < DOWNLOAD_BYTES; sent += chunk.length) {
+    if (!piped.stdin.write(chunk)) await new Promise((resolve) => piped.stdin.once('drain', resolve));
+  }
+  piped.stdin.end();
+  await done;
+  return DOWNLOAD_BYTES / 1024 ** 2 / ((performance.now() - started) / 1000);
+}
+
 async function main(): Promise<number> {
   const docker = new Docker();
   const server = await startServer();
@@ -160,6 +179,7 @@ async function main(): Promise<number> {
       if (round < 4) link.close();
     }
 
+    const ceiling = await execCeiling(gatedContainer);
     const seconds = { host: [] as number[], gated: [] as number[] };
     for (let round = 0; round < DOWNLOADS; round++) {
       const [direct] = await python(host, DOWNLOAD, [
@@ -194,6 +214,9 @@ async function main(): Promise<number> {
     console.log(`  host mode:      ${mbps(seconds.host).toFixed(0)} MB/s`);
     console.log(`  gated (link):   ${mbps(seconds.gated).toFixed(0)} MB/s`);
     console.log(`  ratio:          ${ratio.toFixed(2)}x (target >= 0.5x)`);
+    console.log(
+      `  docker exec -i: ${ceiling.toFixed(0)} MB/s (raw bytes into an exec: the channel's ceiling)`,
+    );
     console.log(`small requests x${SMALL_REQUESTS} on one connection (median after 20)`);
     console.log(`  host mode:      ${median(directMs.slice(20)).toFixed(3)} ms`);
     console.log(`  gated (link):   ${median(linkedMs.slice(20)).toFixed(3)} ms`);
