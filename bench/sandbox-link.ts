@@ -208,6 +208,12 @@ async function main(): Promise<number> {
     const added = median(linkedMs.slice(20)) - median(directMs.slice(20));
 
     console.log(
+      `load average ${os
+        .loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
       `link start: ${firstStartMs.toFixed(0)} ms the first time, ${median(restartMs).toFixed(0)} ms after`,
     );
     console.log(`download ${DOWNLOAD_BYTES / 1024 ** 2} MB x${DOWNLOADS} (median)`);
