@@ -101,6 +101,14 @@ describe('decideName', () => {
     expect(decideName(policy({ deny: ['github.com:443'] }), target('github.com', 80)).allowed).toBe(true);
   });
 
+  it("treats the user's configured hosts as named (their private addresses may be reached), registries not", () => {
+    expect(decideName(policy(), target('git.corp.example'))).toMatchObject({ allowed: true, named: true });
+    expect(decideName(policy({ preset: 'model_only' }), target('models.local', 11434)).named).toBe(true);
+    expect(decideName(policy(), target('registry.npmjs.org')).named).toBe(false);
+    expect(decideName(policy({ preset: 'open' }), target('git.corp.example')).named).toBe(true);
+    expect(decideName(policy({ preset: 'offline' }), target('git.corp.example')).allowed).toBe(false);
+  });
+
   it('matches names without regard to case or a final dot', () => {
     expect(decideName(policy(), target('REGISTRY.npmjs.org.')).allowed).toBe(true);
   });

@@ -155,29 +155,30 @@ function entries(texts: string[]): Entry[] {
   return texts.flatMap((text) => parseEntry(text) ?? []);
 }
 
-/** The hosts a preset lets through (besides the user's allow entries), each on the web ports unless it says. */
-function presetAllows(policy: EgressPolicy, target: EgressTarget): boolean {
-  const host = normalHost(target.host);
-  const listed = (hosts: string[], anyPort: boolean) =>
-    hosts.some((text) => {
-      const entry = parseEntry(text);
-      if (!entry || !entryMatchesName(entry, target)) return false;
-      return anyPort || entry.port !== null || WEB_PORTS.includes(target.port);
-    });
-  switch (policy.preset) {
-    case 'open':
-      return true;
-    case 'balanced':
-      return (
-        (REGISTRY_HOSTS.includes(host) && WEB_PORTS.includes(target.port)) ||
-        listed(policy.modelHosts, true) ||
-        listed(policy.serviceHosts, false)
-      );
-    case 'model_only':
-      return listed(policy.modelHosts, true);
-    case 'offline':
-      return false;
+/** The configured host entry (model, git, MCP) that covers the target, where the preset lets configured hosts in. */
+function configuredHost(policy: EgressPolicy, target: EgressTarget): Entry | null {
+  const find = (hosts: string[], anyPort: boolean) =>
+    hosts
+      .flatMap((text) => parseEntry(text) ?? [])
+      .find(
+        (entry) =>
+          entryMatchesName(entry, target) &&
+          (anyPort || entry.port !== null || WEB_PORTS.includes(target.port)),
+      ) ?? null;
+  if (policy.preset === 'balanced' || policy.preset === 'open') {
+    return find(policy.modelHosts, true) ?? find(policy.serviceHosts, false);
   }
+  if (policy.preset === 'model_only') return find(policy.modelHosts, true);
+  return null;
+}
+
+/** Whether the preset lets the target through (besides the user's allow entries). */
+function presetAllows(policy: EgressPolicy, target: EgressTarget): boolean {
+  if (policy.preset === 'open') return true;
+  if (policy.preset === 'balanced' && REGISTRY_HOSTS.includes(normalHost(target.host))) {
+    return WEB_PORTS.includes(target.port);
+  }
+  return false;
 }
 
 /** Deny entries first (deny wins), then the user's allow entries, then the preset. */
@@ -188,6 +189,12 @@ export function decideName(policy: EgressPolicy, target: EgressTarget): NameVerd
   if (allowed) {
     const named = allowed.host !== null && !allowed.host.includes('*');
     return { allowed: true, rule: `allow ${allowed.text}`, named };
+  }
+  // A host of the user's own configuration (an enterprise git host, a local model server) is named by them.
+  const configured = configuredHost(policy, target);
+  if (configured) {
+    const named = configured.host !== null && !configured.host.includes('*');
+    return { allowed: true, rule: `preset ${policy.preset}`, named };
   }
   if (presetAllows(policy, target)) return { allowed: true, rule: `preset ${policy.preset}`, named: false };
   return { allowed: false, rule: `preset ${policy.preset}`, named: false };
