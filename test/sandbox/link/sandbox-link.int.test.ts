@@ -208,6 +208,19 @@ describe.skipIf(skipReason)('the sandbox link (a container with only loopback)',
     expect(sandbox.previewChanges()).toBeGreaterThanOrEqual(2);
   });
 
+  it("never runs the forwarder (as root) on a node the sandbox's user could replace", async () => {
+    await sandbox.workspace.exec([
+      'sh',
+      '-c',
+      'cp /usr/bin/node /usr/local/bin/node && chown 1000 /usr/local/bin/node',
+    ]);
+    try {
+      expect(await sandbox.workspace.linkNode()).toBe('/usr/bin/node');
+    } finally {
+      await sandbox.workspace.exec(['rm', '-f', '/usr/local/bin/node']);
+    }
+  });
+
   it('forwards a port inside the sandbox to a callback on the service side', async () => {
     await sandbox.link.forwardIn(19123, (socket) => socket.end('from the service\n'));
     const result = await sandbox.workspace.exec([
