@@ -286,7 +286,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (!LINKED.includes(network)) return { status: 'RUNNING', error: null, exposedUrls: fixed };
     let link: SandboxLink | null;
     try {
-      link = await this.ensureLink(id, info);
+      // Once more when the start beside the first probe came too early.
+      link = await this.ensureLink(id, info).catch(() => this.ensureLink(id, info));
     } catch (error) {
       if (network === 'gated')
         throw new SandboxFailure(error instanceof Error ? error.message : String(error));
@@ -364,6 +365,13 @@ export class DockerSandboxProvider implements SandboxProvider {
       user: contents.user,
       roots: this.readAheadRoots(spec.workingDir),
     };
+    // The link starts beside the first probe (a start that came too early is tried again by `linked`).
+    if (LINKED.includes(network)) {
+      void container
+        .inspect()
+        .then((info) => this.ensureLink(id, info))
+        .catch(() => undefined);
+    }
     await this.waitUntilReady(container, firstProbeCommand(probe), (result) => {
       const survey = readAheadOf(result, probe);
       if (survey) this.readAheads.set(id, survey);
