@@ -10,7 +10,7 @@
  * service's resident memory with and without a pool) and the load average. Exits 1 when a target is missed:
  * cold, time to the first model request at most 1.3x the raw baseline; warm, at most 150 ms.
  *
- *   node --import tsx --import ./scripts/lib/raw-import.mjs bench/first-action.ts [--runs 7]
+ *   node --import tsx --import ./scripts/lib/raw-import.mjs bench/first-action.ts [--runs 7] [--network gated]
  */
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -171,8 +171,14 @@ async function pausedContainerMiB(service: TestService): Promise<number[]> {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: '7' }, network: { type: 'string', default: 'host' } },
+  });
   const runs = Number(values.runs);
+  // `gated`: the sandboxes' only way out is their link (the repository variants, whose git server the
+  // sandbox reaches on 127.0.0.1, need host networking and are left out).
+  const gated = values.network === 'gated';
+  if (!gated && values.network !== 'host') throw new Error('--network must be host or gated');
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive whole number');
   const skip = await dockerSkipReason();
   if (skip) throw new Error(`Cannot run: ${skip}`);
@@ -196,7 +202,10 @@ async function main(): Promise<number> {
     local = makeLocalGitRepo({ ...APP_FILES, '.openhands/microagents/repo.md': REPOSITORY_MICROAGENT });
     // Host networking so the sandbox reaches the git server on 127.0.0.1; the raw baseline uses it too.
     const start = async (warmPool: number) => {
-      const service = await startSandboxService(repositories?.serviceConfig, { network: 'host', warmPool });
+      const service = await startSandboxService(repositories?.serviceConfig, {
+        network: gated ? 'gated' : 'host',
+        warmPool,
+      });
       services.push(service);
       await useScriptedModel(service, llm);
       await repositories?.storeToken(service);
@@ -215,7 +224,7 @@ async function main(): Promise<number> {
       { name: 'warm, no repository', run: () => conversation(warm, llm, null) },
       { name: 'warm, repository', run: () => conversation(warm, llm, REPOSITORY) },
       { name: 'warm, local repository', run: () => conversation(warm, llm, localRoot) },
-    ];
+    ].filter((variant) => !gated || !variant.name.endsWith(', repository'));
     const samples = new Map<string, Times[]>(variants.map((variant) => [variant.name, []]));
     for (let round = -1; round < runs; round++) {
       for (const variant of variants) {
@@ -237,7 +246,9 @@ async function main(): Promise<number> {
     );
     const raw = medians.get(variants[0]?.name ?? '') as Times;
     const pad = (text: string, width: number) => text.padEnd(width);
-    console.log(`image ${TEST_IMAGE}, network host, ${runs} alternating runs each, medians in ms`);
+    console.log(
+      `image ${TEST_IMAGE}, network ${gated ? 'gated' : 'host'}, ${runs} alternating runs each, medians in ms`,
+    );
     console.log(`${pad('', 34)}${pad('first model request', 26)}first command result`);
     for (const [name, m] of medians) {
       const isRaw = m === raw;

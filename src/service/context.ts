@@ -12,6 +12,7 @@ import type { SecretStore } from './secrets/secret-store';
 import type { SessionKey } from './secrets/session-key';
 import type { LocalRepositoryStore } from './local-repository/local-repository-store';
 import type { SettingsService } from './settings/settings-service';
+import type { ForwardTarget, SandboxLink } from './sandbox/link/sandbox-link';
 import type { SandboxService } from './sandbox/sandbox-service';
 import type { SandboxSpecs } from './sandbox/sandbox-specs';
 
@@ -36,6 +37,13 @@ export interface ServiceContext {
   /** The port the service listens on (known once listening). */
   port(): number;
   sandboxes: SandboxService;
+  /** A running sandbox's link; null without one (host and none networks, the process provider, not running). */
+  sandboxLink(sandboxId: string): SandboxLink | null;
+  /**
+   * A port on a Docker sandbox's loopback that leads to `target` on the service's side (how the model gateway
+   * is reached from a gated sandbox), kept across pauses and resumes until the sandbox is deleted.
+   */
+  forwardIntoSandbox(sandboxId: string, port: number, target: ForwardTarget): Promise<void>;
   sandboxSpecs: SandboxSpecs;
   /** Makes the model client of each conversation's agent. */
   llmFactory: LlmFactory;

@@ -53,6 +53,8 @@ import { sandboxesRoutes } from './routes/v1/sandboxes';
 import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
 import type { SandboxUsers } from './sandbox/sandbox-service';
+import { ConversationEgress } from './conversations/conversation-egress';
+import { conversationNetworkRoutes } from './routes/v0/conversation-network';
 import { readAheadRoots } from './conversations/start-survey';
 import { CustomSecretService } from './secrets/custom-secrets';
 import { MaskedValues } from './secrets/masked-values';
@@ -134,6 +136,9 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
       resumed: (id) => conversationUsers?.resumed(id),
     },
     agentServerUrls: (id) => agentServerEndpoints?.exposedUrls(id) ?? [],
+    egressPolicy: (sandboxId) => conversationEgress.policy(sandboxId),
+    egressHoldMs: (sandboxId) => conversationEgress.holdMs(sandboxId),
+    servicePort: () => port,
     environment: config.environment,
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
@@ -161,6 +166,8 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     gitScheme: config.gitScheme ?? 'https',
     port: () => port,
     sandboxes: sandboxLayer.sandboxes,
+    sandboxLink: sandboxLayer.link,
+    forwardIntoSandbox: sandboxLayer.forwardIn,
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,
@@ -190,6 +197,16 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   });
   conversations.onDeleted((id) => gateway.revoke(id));
   gateway.onStatus(({ conversationId, ...update }) => conversations.showStatus(conversationId, update));
+  const conversationEgress = new ConversationEgress({
+    egress: sandboxLayer.egress,
+    store: conversationStore,
+    events,
+    masker: context.masker,
+    settings: () => settings.stored(),
+    gitHosts: () => providerTokens.hostsByProvider(),
+    allowAlways: (entry) => settings.allowEgress(entry),
+  });
+  conversationEgress.start();
   const appConversations = new AppConversations(
     context,
     conversations,
@@ -244,7 +261,8 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     ...agentRoutes(settings, agentInstalls),
     ...sandboxesRoutes(context.sandboxes, context.sandboxSpecs),
     ...sandboxSpecsRoutes(context.sandboxSpecs),
-    ...conversationRoutes(conversations, events),
+    ...conversationRoutes(conversations, events, (id) => conversationEgress.log(id)),
+    ...conversationNetworkRoutes(conversations, conversationEgress),
     ...conversationWorkspaceRoutes(conversations, workspaces),
     ...localRepositoryRoutes(
       conversations,
@@ -310,6 +328,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
       await terminals.closeAll();
       agentServers.close();
       await gateway.close();
+      conversationEgress.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {
@@ -336,6 +355,7 @@ function sandboxSettings(settings: SettingsService): SandboxSettings {
   return {
     provider: stored?.sandbox_provider ?? null,
     warmPool: stored?.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
+    network: stored?.sandbox_network ?? DEFAULTS.sandbox_network,
     maxLive: stored?.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
     runtimeImage: stored?.sandbox_runtime_container_image || null,
     baseImage: stored?.sandbox_base_container_image || null,

@@ -42,6 +42,10 @@ const DEFAULT_VIEW = {
   max_live_sandboxes: 5,
   sandbox_warm_pool: 1,
   default_agent: 'dockhand',
+  sandbox_network: 'gated',
+  egress_policy: 'balanced',
+  egress_allow: [],
+  egress_deny: [],
 };
 
 function outcome(response: TestResponse) {
@@ -137,6 +141,20 @@ describe('settings (GET/POST /api/settings)', () => {
       llm_base_url: '',
       user_consents_to_analytics: true,
     });
+  });
+
+  it('keeps the network settings when a client that does not know them saves', async () => {
+    const network = {
+      sandbox_network: 'bridge',
+      egress_policy: 'model_only',
+      egress_allow: ['*.corp.example', '10.0.0.0/8'],
+      egress_deny: ['evil.example:443'],
+    };
+    expect(await save(network)).toEqual(STORED);
+    expect(await save({ language: 'en' })).toEqual(STORED);
+    expect(await view()).toMatchObject(network);
+    expect(await save({ egress_allow: [], egress_deny: [] })).toEqual(STORED);
+    expect(await view()).toMatchObject({ ...network, egress_allow: [], egress_deny: [] });
   });
 
   it('ignores unknown and read-only keys, so GET-edit-POST round-trips', async () => {

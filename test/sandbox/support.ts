@@ -90,6 +90,7 @@ export async function startSandboxLayer(options: {
       maxLive: options.maxLive,
       runtimeImage: null,
       baseImage: null,
+      network: 'host',
     }),
     sessionKey: await SessionKey.load({ store: new MemorySecretStore(), dataDir, logger }),
     logger,
@@ -99,6 +100,10 @@ export async function startSandboxLayer(options: {
     config: { ...TEST_SANDBOX, ...options.sandbox },
     users: options.users,
     agentServerUrls: () => [],
+    // Host networking: no link and no egress policy apply; nothing leaves by policy.
+    egressPolicy: () => ({ preset: 'offline', allow: [], deny: [], modelHosts: [], serviceHosts: [] }),
+    servicePort: () => 0,
+    egressHoldMs: () => 0,
   });
   await layer.start();
   const label = `dev.dockhand.instance=${instanceIdIn(db)}`;

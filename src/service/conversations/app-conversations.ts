@@ -237,6 +237,7 @@ export class AppConversations {
           initial_user_msg: text || null,
           image_urls: images,
           conversation_instructions: request.system_message_suffix ?? null,
+          network_policy: request.network_policy ?? null,
           ...(request.conversation_id ? { conversation_id: request.conversation_id } : {}),
           agent: request.agent ?? parent?.agent ?? null,
         },

@@ -282,6 +282,7 @@ export class ConversationService {
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
     if (request.expose_custom_secrets === false) start.expose_custom_secrets = false;
+    if (request.network_policy) start.network_policy = request.network_policy;
     const now = new Date().toISOString();
     const record: ConversationRecord = {
       id,

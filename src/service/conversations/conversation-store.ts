@@ -3,6 +3,7 @@ import type { ConversationStatus } from '../../shared/api/conversations';
 import type { ReplayStep } from '../agent/replay';
 import type { MCPConfig } from '../../shared/api/mcp';
 import type { Db } from '../storage/database';
+import type { EgressPreset } from '../sandbox/link/egress-policy';
 
 /** What a conversation was started with, kept to run its start pipeline again after a restart. */
 export interface StartRequest {
@@ -15,6 +16,8 @@ export interface StartRequest {
   mcp_config?: MCPConfig | null;
   /** False when the conversation opted out of the user's custom secrets (absent: they are exposed). */
   expose_custom_secrets?: boolean;
+  /** The conversation's own egress policy (absent: the setting's). */
+  network_policy?: EgressPreset;
 }
 
 export interface ConversationRecord {

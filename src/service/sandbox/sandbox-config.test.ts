@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { systemResolver } from './link/egress-gate';
 import { resolveSandboxConfig } from './sandbox-config';
 
 describe('resolveSandboxConfig', () => {
@@ -7,7 +8,8 @@ describe('resolveSandboxConfig', () => {
       provider: null,
       image: null,
       imageBuildScript: null,
-      network: 'bridge',
+      network: null,
+      resolver: systemResolver,
       limits: { cpus: 2, memoryBytes: 4 * 1024 ** 3, pids: 1024 },
       allowSudo: true,
       idlePauseSeconds: 900,
@@ -44,7 +46,7 @@ describe('resolveSandboxConfig', () => {
       /DOCKHAND_SANDBOX_PROVIDER must be one of docker, process/,
     );
     expect(() => resolveSandboxConfig({}, { DOCKHAND_SANDBOX_NETWORK: 'macvlan' })).toThrow(
-      /bridge, none, host/,
+      /gated, bridge, host, none/,
     );
     expect(() => resolveSandboxConfig({}, { DOCKHAND_SANDBOX_WARM_POOL: '-1' })).toThrow(
       /DOCKHAND_SANDBOX_WARM_POOL must be a whole number/,

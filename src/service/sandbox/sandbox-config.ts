@@ -1,4 +1,5 @@
 import { DEFAULT_LIMITS, type NetworkMode, type SandboxLimits } from './docker/container-options';
+import { type Resolver, systemResolver } from './link/egress-gate';
 import type { SandboxProviderKind } from './sandbox-models';
 
 export interface SandboxConfig {
@@ -11,8 +12,13 @@ export interface SandboxConfig {
    * the own one is missing too; null where it is not shipped (then that case fails, naming the fix).
    */
   imageBuildScript: string | null;
-  /** Docker network of new sandboxes (DOCKHAND_SANDBOX_NETWORK): bridge for users, none or host for tests. */
-  network: NetworkMode;
+  /**
+   * Forces the network of new Docker sandboxes (DOCKHAND_SANDBOX_NETWORK; tests use none or host); null = the
+   * `sandbox_network` setting (gated by default).
+   */
+  network: NetworkMode | null;
+  /** Names to addresses for the egress policy (tests map their names to loopback servers); the system's DNS. */
+  resolver: Resolver;
   limits: SandboxLimits;
   /** Whether the sandbox user may use sudo (then `no-new-privileges` is not set). */
   allowSudo: boolean;
@@ -25,7 +31,7 @@ export interface SandboxConfig {
 }
 
 const PROVIDERS = ['docker', 'process'] as const;
-const NETWORKS = ['bridge', 'none', 'host'] as const;
+const NETWORKS = ['gated', 'bridge', 'host', 'none'] as const;
 
 function oneOf<T extends string>(
   name: string,
@@ -60,9 +66,8 @@ export function resolveSandboxConfig(options: Partial<SandboxConfig>, env: NodeJ
     image: options.image ?? (env.DOCKHAND_SANDBOX_IMAGE || null),
     imageBuildScript: options.imageBuildScript ?? null,
     network:
-      options.network ??
-      oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ??
-      'bridge',
+      options.network ?? oneOf('DOCKHAND_SANDBOX_NETWORK', env.DOCKHAND_SANDBOX_NETWORK, NETWORKS) ?? null,
+    resolver: options.resolver ?? systemResolver,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     allowSudo: options.allowSudo ?? true,
     idlePauseSeconds:

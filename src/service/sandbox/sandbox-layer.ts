@@ -7,6 +7,9 @@ import { type DockerAvailability, DockerConnection } from './docker/docker-statu
 import { hostBaseEnvironment } from './process/host-environment';
 import { SandboxProcesses } from './process/sandbox-processes';
 import { ProcessSandboxProvider } from './process/process-provider';
+import type { EgressPolicy } from './link/egress-policy';
+import { EgressService } from './link/egress-service';
+import type { ForwardTarget, SandboxLink } from './link/sandbox-link';
 import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
 import type { ExposedUrl, SandboxSettings } from './sandbox-models';
 import { SandboxService, type SandboxUsers } from './sandbox-service';
@@ -32,6 +35,12 @@ export interface SandboxLayerOptions {
   users: SandboxUsers;
   /** The sandboxes' agent-server endpoints, reported among their exposed URLs. */
   agentServerUrls: (sandboxId: string) => ExposedUrl[];
+  /** The egress policy of a gated sandbox now (its conversation's, else the settings'). */
+  egressPolicy: (sandboxId: string) => EgressPolicy;
+  /** Dockhand's own API port, which no sandbox may reach. */
+  servicePort: () => number;
+  /** How long a sandbox's refused connection is held for the user to allow (confirmation mode); ms. */
+  egressHoldMs: (sandboxId: string) => number;
 }
 
 export interface SandboxLayer {
@@ -39,6 +48,15 @@ export interface SandboxLayer {
   dockerStatus(): Promise<DockerAvailability>;
   sandboxes: SandboxService;
   specs: SandboxSpecs;
+  /** What gated sandboxes may reach, and what they tried. */
+  egress: EgressService;
+  /** A running sandbox's link (gated and bridge networks). */
+  link(sandboxId: string): SandboxLink | null;
+  /**
+   * A port on the sandbox's loopback that leads to `target` on the service's side (e.g. the model gateway),
+   * kept across pauses and resumes until the sandbox is deleted.
+   */
+  forwardIn(sandboxId: string, port: number, target: ForwardTarget): Promise<void>;
   /** Logs the Docker diagnosis, then reconciles the sandboxes (in the background when Docker is down). */
   start(): Promise<void>;
 }
@@ -53,11 +71,22 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
   const ownImage = { name: `dockhand/sandbox:${options.version}`, buildScript: config.imageBuildScript };
   const images = new DockerImages(docker, instanceId, ownImage, logger);
   const specs = new SandboxSpecs(options.settings, images, config.image, options.startedAt);
+  const egress = new EgressService({
+    policy: options.egressPolicy,
+    resolve: config.resolver,
+    protectedPorts: () => [options.servicePort(), ...dockerProvider.linkHostPorts()],
+    holdMs: options.egressHoldMs,
+  });
   const dockerProvider: DockerSandboxProvider = new DockerSandboxProvider(
     docker,
     images,
     instanceId,
-    { network: config.network, limits: config.limits, allowSudo: config.allowSudo },
+    {
+      network: () => sandboxes.networkMode(),
+      limits: config.limits,
+      allowSudo: config.allowSudo,
+      egress,
+    },
     logger,
     {
       // The override, else the setting; nothing while new sandboxes are not Docker's.
@@ -92,6 +121,9 @@ export function createSandboxLayer(options: SandboxLayerOptions): SandboxLayer {
     dockerStatus: () => docker.check(),
     sandboxes,
     specs,
+    egress,
+    link: (sandboxId) => dockerProvider.link(sandboxId),
+    forwardIn: (sandboxId, port, target) => dockerProvider.forwardIn(sandboxId, port, target),
     async start() {
       const status = await docker.check();
       if (status.available) {

@@ -68,6 +68,8 @@ export interface SandboxSettings {
   runtimeImage: string | null;
   /** `sandbox_base_container_image`, or null. */
   baseImage: string | null;
+  /** `sandbox_network`: the network of new Docker sandboxes (`gated`, `bridge` or `host`). */
+  network: 'gated' | 'bridge' | 'host';
 }
 
 /** A failure to show users as is (the sandbox's `error`), e.g. a pull that failed, with its fix. */

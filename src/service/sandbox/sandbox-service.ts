@@ -7,6 +7,7 @@ import { dockerErrorText } from './docker/docker-errors';
 import type { FileSurvey } from './files/sandbox-files';
 import { KeyedQueue } from './keyed-queue';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import type { NetworkMode } from './docker/container-options';
 import type { SandboxConfig } from './sandbox-config';
 import { isSandboxId, newSandboxId } from './sandbox-id';
 import { sandboxKey } from '../secrets/sandbox-key';
@@ -112,6 +113,11 @@ export class SandboxService {
     return this.deps.config.provider ?? this.deps.settings().provider ?? 'docker';
   }
 
+  /** The network of new Docker sandboxes: DOCKHAND_SANDBOX_NETWORK, else the `sandbox_network` setting. */
+  networkMode(): NetworkMode {
+    return this.deps.config.network ?? this.deps.settings().network;
+  }
+
   /** For /server_info: the provider of new sandboxes, and plainly whether commands are isolated. */
   describe() {
     const provider = this.providerKind();
@@ -119,7 +125,7 @@ export class SandboxService {
     return {
       provider,
       isolated,
-      network: provider === 'docker' ? this.deps.config.network : null,
+      network: provider === 'docker' ? this.networkMode() : null,
       warning: isolated
         ? null
         : 'Process sandboxes are on: commands run unsandboxed on this computer, as your user, with access to ' +

@@ -14,7 +14,16 @@ import type { Db, Statement } from '../storage/database';
 import type { ProviderTokenService } from '../git/provider-tokens';
 
 /** Settings fields whose stored value is kept when a POST sends null or omits them. */
-const KEEP_IF_ABSENT = ['llm_model', 'llm_base_url', 'user_consents_to_analytics'] as const;
+const KEEP_IF_ABSENT = [
+  'llm_model',
+  'llm_base_url',
+  'user_consents_to_analytics',
+  // Dockhand's own network settings: a client that does not know them leaves them as they are.
+  'sandbox_network',
+  'egress_policy',
+  'egress_allow',
+  'egress_deny',
+] as const;
 /** Settings that are secrets: kept in the secret store under the same account name. */
 const SECRET_FIELDS = ['llm_api_key', 'search_api_key', 'sandbox_api_key'] as const;
 type SecretField = (typeof SECRET_FIELDS)[number];
@@ -38,6 +47,8 @@ export const DEFAULTS = {
   max_live_sandboxes: 5,
   sandbox_warm_pool: 1,
   default_agent: 'dockhand',
+  sandbox_network: 'gated',
+  egress_policy: 'balanced',
 } as const;
 
 /** The git identity the agent commits with, which the settings show: the saved one, else Dockhand's. */
@@ -135,7 +146,18 @@ export class SettingsService {
       max_live_sandboxes: s.max_live_sandboxes ?? DEFAULTS.max_live_sandboxes,
       sandbox_warm_pool: s.sandbox_warm_pool ?? DEFAULTS.sandbox_warm_pool,
       default_agent: s.default_agent ?? DEFAULTS.default_agent,
+      sandbox_network: s.sandbox_network ?? DEFAULTS.sandbox_network,
+      egress_policy: s.egress_policy ?? DEFAULTS.egress_policy,
+      egress_allow: s.egress_allow ?? [],
+      egress_deny: s.egress_deny ?? [],
     };
+  }
+
+  /** Adds one entry to the user's egress allow list ("Always allow"), once. */
+  allowEgress(entry: string): void {
+    const stored = this.stored() ?? {};
+    const allow = stored.egress_allow ?? [];
+    if (!allow.includes(entry)) this.write({ ...stored, egress_allow: [...allow, entry] });
   }
 
   /**

@@ -3,7 +3,7 @@ import { AgentKind } from './agents';
 import { ConversationId, ConversationInfo, TRIGGERS } from './conversations';
 import { laxBool, pageLimit } from './fields';
 import { RepositoryOrLocalPath } from './local-repository';
-import { GitProvider } from './settings';
+import { EGRESS_PRESETS, GitProvider } from './settings';
 
 const TextPart = z.strictObject({ type: z.literal('text'), text: z.string().max(200_000) });
 const ImagePart = z.strictObject({ type: z.literal('image'), image_urls: z.array(z.string()).max(20) });
@@ -33,6 +33,7 @@ export const AppConversationStartRequest = z.strictObject({
   agent_type: z.literal('default').default('default'),
   /** Dockhand: the agent this conversation runs (default: the setting `default_agent`). */
   agent: AgentKind.nullable().optional(),
+  network_policy: z.enum(EGRESS_PRESETS).nullable().optional(), // Dockhand: egress policy of its gated sandbox
 });
 export type AppConversationStartRequest = z.infer<typeof AppConversationStartRequest>;
 

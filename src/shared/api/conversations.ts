@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { AgentKind } from './agents';
 import { boundedInt, laxBool, laxInt, pageLimit, valueError } from './fields';
 import { MCPConfig } from './mcp';
+import { NetworkLogEntry } from './network';
 import { isLocalRepository, RepositoryOrLocalPath } from './local-repository';
 import { RepositoryName } from './repository-name';
-import { GitProvider } from './settings';
+import { EGRESS_PRESETS, GitProvider } from './settings';
 
 export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 const RESERVED_IDS = ['search', 'count', 'start-tasks', 'stream-start'];
@@ -68,6 +69,7 @@ export const ConversationCreateRequest = z
     expose_custom_secrets: z.boolean().nullable().optional(),
     /** Dockhand: the agent this conversation runs (default: the setting `default_agent`). */
     agent: AgentKind.nullable().optional(),
+    network_policy: z.enum(EGRESS_PRESETS).nullable().optional(), // Dockhand: egress policy of its gated sandbox
   })
   .superRefine((request, ctx) => {
     const repos = [request.repository, request.suggested_task?.repo, request.create_microagent?.repo].filter(
@@ -254,4 +256,8 @@ export const EventPageBody = z.object({
 export const ConversationConfigBody = z.object({ runtime_id: z.string().nullable(), session_id: z.string() });
 
 /** `GET /api/conversations/{id}/trajectory`: every event that is not hidden, for export. */
-export const TrajectoryBody = z.object({ trajectory: z.array(z.record(z.string(), z.unknown())) });
+export const TrajectoryBody = z.object({
+  trajectory: z.array(z.record(z.string(), z.unknown())),
+  /** Dockhand extension: what the conversation's gated sandbox tried to reach, allowed and refused. */
+  network_log: z.array(NetworkLogEntry).optional(),
+});

@@ -11,9 +11,12 @@ export const SANDBOX_ID_PATTERN = /^sbx-[0-9A-Za-z]{22}$/;
 
 /** An app port of the sandbox as reachable from this machine. */
 export const ExposedUrl = z.object({
-  name: z.enum(['WORKER_1', 'WORKER_2', 'AGENT_SERVER']),
+  /** Extension: `PREVIEW` is a port something in the sandbox listens on, forwarded to this machine. */
+  name: z.enum(['WORKER_1', 'WORKER_2', 'AGENT_SERVER', 'PREVIEW']),
   url: z.string(),
   port: z.number().int(),
+  /** Extension: for `PREVIEW`, the port inside the sandbox. */
+  sandbox_port: z.number().int().optional(),
 });
 export type ExposedUrl = z.infer<typeof ExposedUrl>;
 

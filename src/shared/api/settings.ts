@@ -10,6 +10,12 @@ export type GitProvider = z.infer<typeof GitProvider>;
 export const AGENTS = ['CodeActAgent'] as const;
 export const SECURITY_ANALYZERS = ['rules', 'llm'] as const;
 export const SANDBOX_PROVIDERS = ['docker', 'process'] as const;
+/** Docker sandboxes' network: gated (only loopback; egress through Dockhand by policy), bridge or host. */
+export const SANDBOX_NETWORKS = ['gated', 'bridge', 'host'] as const;
+/** What a gated sandbox may reach: anything public, registries and configured hosts, the model, nothing. */
+export const EGRESS_PRESETS = ['open', 'balanced', 'model_only', 'offline'] as const;
+/** An egress entry: `host`, `*.domain`, `*`, an address or CIDR range, each with an optional `:port`. */
+export const EgressEntry = z.string().trim().min(1).max(253);
 
 const httpUrlOrEmpty = z.string().regex(/^(|https?:\/\/\S+)$/, { error: 'URL must be http(s) or empty' });
 
@@ -54,6 +60,14 @@ export const SettingsUpdate = z.object({
   sandbox_warm_pool: boundedInt(0, 5).nullable().optional(),
   /** Dockhand: the agent new conversations run unless their start request names one. */
   default_agent: AgentKind.nullable().optional(),
+  /** Dockhand extension: the network of new Docker sandboxes (default gated). */
+  sandbox_network: z.enum(SANDBOX_NETWORKS).nullable().optional(),
+  /** Dockhand extension: what gated sandboxes may reach (default balanced); a conversation may choose another. */
+  egress_policy: z.enum(EGRESS_PRESETS).nullable().optional(),
+  /** Dockhand extension: destinations every conversation may reach, whatever its policy. */
+  egress_allow: z.array(EgressEntry).max(500).nullable().optional(),
+  /** Dockhand extension: destinations no conversation may reach (deny wins). */
+  egress_deny: z.array(EgressEntry).max(500).nullable().optional(),
 });
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;
 
@@ -114,5 +128,9 @@ export const Settings = z.object({
   max_live_sandboxes: z.number().int(),
   sandbox_warm_pool: z.number().int(),
   default_agent: AgentKind,
+  sandbox_network: z.enum(SANDBOX_NETWORKS),
+  egress_policy: z.enum(EGRESS_PRESETS),
+  egress_allow: z.array(z.string()),
+  egress_deny: z.array(z.string()),
 });
 export type Settings = z.infer<typeof Settings>;

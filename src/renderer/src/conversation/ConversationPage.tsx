@@ -9,6 +9,7 @@ import { SplitPane } from '../ui/SplitPane';
 import { Composer } from './Composer';
 import { ConfirmationPanel } from './ConfirmationPanel';
 import { ConversationHeader } from './ConversationHeader';
+import { TimelineConversation } from './EgressDenial';
 import { EventTimeline } from './EventTimeline';
 import { lastAgentState, pendingAction } from './timeline';
 import { useConversationEvents } from './useConversationEvents';
@@ -85,7 +86,9 @@ export function ConversationPage({ conversationId }: { conversationId: string })
         label="Resize the conversation and the workspace"
         first={
           <div className="conversation-main">
-            <EventTimeline events={events} mode={mode} />
+            <TimelineConversation.Provider value={conversationId}>
+              <EventTimeline events={events} mode={mode} />
+            </TimelineConversation.Provider>
             <Composer conversation={info} blocked={blocked} />
           </div>
         }

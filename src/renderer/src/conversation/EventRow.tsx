@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { Markdown } from '../ui/Markdown';
 import { DiffView } from './DiffView';
+import { EgressDenial } from './EgressDenial';
 import { formatDuration } from './when';
 import type { CommandRow, EditRow, ReadRow, RepositoryCode, TimelineRow } from './timeline-rows';
 import { agentStateText } from '../../../shared/conversation-state';
@@ -235,6 +236,7 @@ export const EventRow = memo(function EventRow({ row }: { row: TimelineRow }) {
         </div>
       );
     case 'error':
+      if (row.egress) return <EgressDenial refusal={row.egress} />;
       return (
         <div className="ev">
           <div className="ev-error">

@@ -1,7 +1,7 @@
 import type { V0Event } from '../../../shared/api/events';
 import { commandOutput } from './command-output';
 import { confirmationOf, repositoryCode, text, type Args } from './event-args';
-import type { CommandRow, EditRow, ReadRow, TimelineRow } from './timeline-rows';
+import type { CommandRow, EditRow, EgressRefusal, ReadRow, TimelineRow } from './timeline-rows';
 
 /** Bookkeeping that is not shown: the system prompt, context recalls, condensation, state requests. */
 const UNSHOWN_ACTIONS = new Set([
@@ -101,13 +101,22 @@ export function answer(row: TimelineRow | undefined, event: V0Event): Partial<To
   return null;
 }
 
+function egressRefusal(event: V0Event): EgressRefusal | null {
+  const egress = event.extras?.egress as Partial<EgressRefusal> | undefined;
+  if (event.extras?.error_id !== 'EGRESS_REFUSED' || !egress) return null;
+  const { host, port, rule } = egress;
+  return typeof host === 'string' && typeof port === 'number' && typeof rule === 'string'
+    ? { host, port, rule, held: egress.held === true }
+    : null;
+}
+
 /** The row of an observation that answers no action; null for one that is not shown. */
 export function observationRow(event: V0Event): TimelineRow | null {
   const base = { key: `e${event.id}`, id: event.id, at: event.timestamp };
   const content = event.content ?? '';
   switch (event.observation) {
     case 'error':
-      return { ...base, kind: 'error', text: content || event.message };
+      return { ...base, kind: 'error', text: content || event.message, egress: egressRefusal(event) };
     case 'run':
       return {
         ...base,

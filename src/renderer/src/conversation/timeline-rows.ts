@@ -60,6 +60,15 @@ export type TimelineRow =
   | ReadRow
   | (RowBase & { kind: 'message'; source: 'user' | 'agent'; text: string })
   | (RowBase & { kind: 'think'; thought: string })
-  | (RowBase & { kind: 'error'; text: string })
+  | (RowBase & { kind: 'error'; text: string; egress: EgressRefusal | null })
   | (RowBase & { kind: 'state'; state: string; reason: string })
   | (RowBase & { kind: 'note'; text: string });
+
+/** A connection the sandbox's egress policy refused (an error event from the environment). */
+export interface EgressRefusal {
+  host: string;
+  port: number;
+  rule: string;
+  /** Held open for the user's say (confirmation mode). */
+  held: boolean;
+}

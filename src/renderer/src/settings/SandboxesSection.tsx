@@ -1,8 +1,9 @@
 import { ROUTES } from '../routing';
 import { Field, InputField } from '../ui/Field';
 import type { DraftSectionProps, LlmSettingsDraft } from './llm-settings-draft';
+import { SandboxNetworkFields } from './SandboxNetworkFields';
 
-/** Where commands run: the sandbox provider, the sandbox image and the warm pool's size. */
+/** Where commands run: the sandbox provider, the sandbox image, the warm pool's size and the network. */
 export function SandboxesSection({ draft, edit, errors, hidden }: DraftSectionProps) {
   return (
     <div className="form settings-part" hidden={hidden}>
@@ -12,7 +13,7 @@ export function SandboxesSection({ draft, edit, errors, hidden }: DraftSectionPr
         label="Run commands in"
         hint={
           draft.sandboxProvider === 'process'
-            ? 'Host processes run the agent’s commands unsandboxed on this computer, as your user, with access to your files. No Docker is needed; Linux only.'
+            ? 'Host processes run the agent’s commands unsandboxed on this computer, as your user, with access to your files, and with no control of what they reach on the network. No Docker is needed; Linux only.'
             : 'Docker containers isolate the agent’s commands from this computer. They need a running Docker engine.'
         }
         error={errors.sandbox_provider}
@@ -59,6 +60,7 @@ export function SandboxesSection({ draft, edit, errors, hidden }: DraftSectionPr
         value={draft.warmPool}
         onChange={(e) => edit({ warmPool: e.target.value })}
       />
+      <SandboxNetworkFields draft={draft} edit={edit} errors={errors} />
     </div>
   );
 }

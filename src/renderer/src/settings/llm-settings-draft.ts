@@ -21,6 +21,11 @@ export interface LlmSettingsDraft {
   sandboxImage: string;
   sandboxProvider: 'docker' | 'process';
   warmPool: string;
+  network: 'gated' | 'bridge' | 'host';
+  egressPolicy: 'open' | 'balanced' | 'model_only' | 'offline';
+  /** One entry a line. */
+  egressAllow: string;
+  egressDeny: string;
 }
 
 /** What each section of the form gets: the draft, a way to change it, and the errors of its fields. */
@@ -45,6 +50,10 @@ export const LLM_FORM_FIELDS = [
   'sandbox_base_container_image',
   'sandbox_provider',
   'sandbox_warm_pool',
+  'sandbox_network',
+  'egress_policy',
+  'egress_allow',
+  'egress_deny',
 ] as const;
 
 /** The section each field is shown in, to name a section whose fields were rejected while another shows. */
@@ -61,6 +70,10 @@ const SECTION_OF: Record<(typeof LLM_FORM_FIELDS)[number], { key: LlmFormSection
   sandbox_base_container_image: { key: 'sandboxes', label: 'Sandboxes' },
   sandbox_provider: { key: 'sandboxes', label: 'Sandboxes' },
   sandbox_warm_pool: { key: 'sandboxes', label: 'Sandboxes' },
+  sandbox_network: { key: 'sandboxes', label: 'Sandboxes' },
+  egress_policy: { key: 'sandboxes', label: 'Sandboxes' },
+  egress_allow: { key: 'sandboxes', label: 'Sandboxes' },
+  egress_deny: { key: 'sandboxes', label: 'Sandboxes' },
 };
 
 export const LLM_FORM_PATTERN_HINTS = {
@@ -94,6 +107,10 @@ export function draftOf(settings: StoredSettings | null): LlmSettingsDraft {
     sandboxImage: settings?.sandbox_base_container_image ?? '',
     sandboxProvider: settings?.sandbox_provider ?? 'docker',
     warmPool: String(settings?.sandbox_warm_pool ?? DEFAULT_WARM_POOL),
+    network: settings?.sandbox_network ?? 'gated',
+    egressPolicy: settings?.egress_policy ?? 'balanced',
+    egressAllow: (settings?.egress_allow ?? []).join('\n'),
+    egressDeny: (settings?.egress_deny ?? []).join('\n'),
   };
 }
 
@@ -119,5 +136,16 @@ export function editsOf(draft: LlmSettingsDraft): SettingsEdits {
     sandbox_provider: draft.sandboxProvider,
     // Sent as typed: the service answers 422 for anything but a whole number from 0 to 5.
     sandbox_warm_pool: orNull(draft.warmPool),
+    sandbox_network: draft.network,
+    egress_policy: draft.egressPolicy,
+    egress_allow: lines(draft.egressAllow),
+    egress_deny: lines(draft.egressDeny),
   };
 }
+
+/** The non-empty lines of a text, trimmed. */
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);

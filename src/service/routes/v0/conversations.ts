@@ -1,3 +1,4 @@
+import type { NetworkLogEntry } from '../../../shared/api/network';
 import { TrueBody } from '../../../shared/api/common';
 import {
   ConversationConfigBody,
@@ -26,7 +27,11 @@ const NOT_FOUND = { description: 'Unknown conversation', schema: DetailBody };
 const NOT_RUNNING = { description: 'The conversation is not running', schema: DetailBody };
 
 /** The V0 conversation routes: create, list, get, rename, delete, start, stop, events and input. */
-export function conversationRoutes(conversations: ConversationService, events: EventLog): RouteSpec[] {
+export function conversationRoutes(
+  conversations: ConversationService,
+  events: EventLog,
+  networkLog: (conversationId: string) => NetworkLogEntry[] = () => [],
+): RouteSpec[] {
   return [
     defineRoute({
       method: 'post',
@@ -236,7 +241,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
       path: '/api/conversations/:id/trajectory',
       sandboxKey: true,
       tag: 'events',
-      summary: 'Every non-hidden event, for export',
+      summary: "Every non-hidden event, for export, with the sandbox's network log (a Dockhand extension)",
       params: ConversationPath,
       responses: {
         200: {
@@ -249,7 +254,7 @@ export function conversationRoutes(conversations: ConversationService, events: E
         conversations.require(params.id);
         const all = events.after(params.id, -1);
         const hidden = (e: V0Event) => e.args?.hidden === true || e.extras?.hidden === true;
-        return { trajectory: all.filter((e) => !hidden(e)) };
+        return { trajectory: all.filter((e) => !hidden(e)), network_log: networkLog(params.id) };
       },
     }),
   ];

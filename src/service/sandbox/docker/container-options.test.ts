@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxSpec } from '../sandbox-models';
 import { BUILT_IN_IMAGE, INITIAL_ENV, WORKING_DIR } from '../sandbox-specs';
-import { type ContainerPlan, containerOptions, DEFAULT_LIMITS, exposedUrls } from './container-options';
+import {
+  type ContainerPlan,
+  containerOptions,
+  DEFAULT_LIMITS,
+  exposedUrls,
+  networkOf,
+} from './container-options';
 import { SANDBOX_NETWORK, sandboxNetworkOptions } from './sandbox-network';
 
 const SPEC: SandboxSpec = {
@@ -36,6 +42,7 @@ describe('containerOptions', () => {
       'dev.dockhand.instance': 'install-1',
       'dev.dockhand.sandbox_id': ID,
       'dev.dockhand.spec': BUILT_IN_IMAGE,
+      'dev.dockhand.network': 'bridge',
     });
     expect(options.Cmd).toEqual(['sleep', 'infinity']);
     expect(options.Env).toEqual(['LANG=C.UTF-8']);
@@ -105,6 +112,36 @@ describe('containerOptions', () => {
     expect(options.ExposedPorts).toBeUndefined();
     expect(options.Hostname).toBe('sandbox');
     expect(options.HostConfig?.ExtraHosts).toEqual(['sandbox:127.0.0.1']);
+  });
+
+  it("gives a gated sandbox only loopback, and its link's proxy in the environment of everything it runs", () => {
+    const options = containerOptions(plan({ network: 'gated' }));
+    expect(options.HostConfig?.NetworkMode).toBe('none');
+    expect(options.HostConfig?.PortBindings).toBeUndefined();
+    expect(options.Labels?.['dev.dockhand.network']).toBe('gated');
+    expect(options.Env).toEqual(
+      expect.arrayContaining([
+        'HTTP_PROXY=http://127.0.0.1:3128',
+        'HTTPS_PROXY=http://127.0.0.1:3128',
+        'http_proxy=http://127.0.0.1:3128',
+        'https_proxy=http://127.0.0.1:3128',
+        'NO_PROXY=localhost,127.0.0.1',
+        'LANG=C.UTF-8',
+      ]),
+    );
+    expect(options.HostConfig?.ExtraHosts).toEqual(['sandbox:127.0.0.1']);
+    // Other modes have no proxy.
+    expect(containerOptions(plan()).Env).toEqual(['LANG=C.UTF-8']);
+  });
+
+  it("reads a container's network from its label, else from Docker's mode", () => {
+    const info = (labels: Record<string, string>, mode: string) => ({
+      Config: { Labels: labels },
+      HostConfig: { NetworkMode: mode },
+    });
+    expect(networkOf(info({ 'dev.dockhand.network': 'gated' }, 'none'))).toBe('gated');
+    expect(networkOf(info({}, 'none'))).toBe('none');
+    expect(networkOf(info({}, 'dockhand-sandboxes'))).toBe('bridge');
   });
 
   it('keeps the host name and ports with host networking', () => {

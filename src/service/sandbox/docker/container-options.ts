@@ -1,8 +1,9 @@
 import type Docker from 'dockerode';
-import type { SandboxSpec } from '../sandbox-models';
+import type { ExposedUrl, SandboxSpec } from '../sandbox-models';
 import { containerName, volumeName } from '../sandbox-id';
 import { installLabels, LABEL } from './labels';
 import { lentMount } from './lent-folders';
+import { PROXY_PORT } from '../link/sandbox-link';
 import { SANDBOX_NETWORK } from './sandbox-network';
 
 export const WORKSPACE_DIR = '/workspace';
@@ -11,10 +12,29 @@ export const APP_PORTS = { WORKER_1: 8011, WORKER_2: 8012 } as const;
 const HOSTNAME = 'sandbox';
 
 /**
- * `bridge` (default, with egress: Dockhand's own bridge network, where sandboxes cannot reach each other),
- * `none` (no network, tests) or `host` (tests that reach 127.0.0.1).
+ * `gated` (default: only loopback, everything out goes through the link's proxy by the egress policy),
+ * `bridge` (direct internet on Dockhand's own bridge network, where sandboxes cannot reach each other),
+ * `host` (the host's network stack) or `none` (no network and no link, tests).
  */
-export type NetworkMode = 'bridge' | 'none' | 'host';
+export type NetworkMode = 'gated' | 'bridge' | 'host' | 'none';
+
+/** The proxy a gated sandbox's commands, shell and MCP servers use (its link's, on the sandbox's loopback). */
+export const GATED_PROXY_ENV: Record<string, string> = {
+  HTTP_PROXY: `http://127.0.0.1:${PROXY_PORT}`,
+  HTTPS_PROXY: `http://127.0.0.1:${PROXY_PORT}`,
+  http_proxy: `http://127.0.0.1:${PROXY_PORT}`,
+  https_proxy: `http://127.0.0.1:${PROXY_PORT}`,
+  NO_PROXY: 'localhost,127.0.0.1',
+  no_proxy: 'localhost,127.0.0.1',
+  // Node's own fetch and http clients follow the variables only when told to.
+  NODE_USE_ENV_PROXY: '1',
+};
+
+/** The Docker network mode of a sandbox network mode: gated has none, only loopback. */
+function dockerNetworkMode(network: NetworkMode): string {
+  if (network === 'bridge') return SANDBOX_NETWORK;
+  return network === 'gated' ? 'none' : network;
+}
 
 export interface SandboxLimits {
   cpus: number;
@@ -66,7 +86,9 @@ function naming(network: NetworkMode): Pick<Docker.ContainerCreateOptions, 'Host
   ExtraHosts?: string[];
 } {
   if (network === 'host') return {};
-  if (network === 'none') return { Hostname: HOSTNAME, ExtraHosts: [`${HOSTNAME}:127.0.0.1`] };
+  if (network === 'none' || network === 'gated') {
+    return { Hostname: HOSTNAME, ExtraHosts: [`${HOSTNAME}:127.0.0.1`] };
+  }
   return { Hostname: HOSTNAME };
 }
 
@@ -82,7 +104,10 @@ export function containerOptions(plan: ContainerPlan): Docker.ContainerCreateOpt
     name: containerName(sandboxId),
     Image: spec.id,
     Cmd: spec.command,
-    Env: Object.entries(spec.initialEnv).map(([key, value]) => `${key}=${value}`),
+    // In the create-time env (it holds no secret), so every exec, the shell and MCP servers inherit it.
+    Env: Object.entries({ ...(network === 'gated' ? GATED_PROXY_ENV : {}), ...spec.initialEnv }).map(
+      ([key, value]) => `${key}=${value}`,
+    ),
     WorkingDir: spec.workingDir,
     ...(plan.user ? { User: plan.user } : {}),
     ...names,
@@ -90,12 +115,13 @@ export function containerOptions(plan: ContainerPlan): Docker.ContainerCreateOpt
       ...labels,
       [LABEL.sandboxId]: sandboxId,
       [LABEL.spec]: spec.id,
+      [LABEL.network]: network,
       ...(plan.pooled ? { [LABEL.pool]: 'true' } : {}),
     },
     ...(publish ? { ExposedPorts: Object.fromEntries(appPorts.map((port) => [portKey(port), {}])) } : {}),
     HostConfig: {
       Init: true,
-      NetworkMode: network === 'bridge' ? SANDBOX_NETWORK : network,
+      NetworkMode: dockerNetworkMode(network),
       ...(ExtraHosts ? { ExtraHosts } : {}),
       ...(publish
         ? {
@@ -131,11 +157,23 @@ export function containerOptions(plan: ContainerPlan): Docker.ContainerCreateOpt
   };
 }
 
+/** A container's sandbox network mode, from its label (older containers: from Docker's mode). */
+export function networkOf(info: {
+  Config: { Labels?: Record<string, string> };
+  HostConfig: { NetworkMode?: string };
+}): NetworkMode {
+  const labelled = info.Config.Labels?.[LABEL.network];
+  if (labelled === 'gated' || labelled === 'bridge' || labelled === 'host' || labelled === 'none')
+    return labelled;
+  const docker = info.HostConfig.NetworkMode;
+  return docker === 'host' || docker === 'none' ? docker : 'bridge';
+}
+
 /** The app ports as reachable from this machine, from the container's inspect data. */
 export function exposedUrls(
   network: NetworkMode,
   ports: Record<string, { HostIp: string; HostPort: string }[] | null> | undefined,
-) {
+): ExposedUrl[] {
   const entries = Object.entries(APP_PORTS) as [keyof typeof APP_PORTS, number][];
   return entries.flatMap(([name, containerPort]) => {
     // Host networking: the app's port is the host's port.

@@ -7,11 +7,14 @@ import { containerName, volumeName } from '../sandbox-id';
 import { type ObservedState, SandboxFailure, type SandboxRecord, type SandboxSpec } from '../sandbox-models';
 import type { CreateRequest, SandboxProvider } from '../sandbox-provider';
 import type { ExecResult } from '../sandbox-workspace';
+import type { EgressService } from '../link/egress-service';
+import { type ForwardTarget, SandboxLink } from '../link/sandbox-link';
 import {
   APP_PORTS,
   containerOptions,
   exposedUrls,
   type NetworkMode,
+  networkOf,
   type SandboxLimits,
   WORKSPACE_DIR,
 } from './container-options';
@@ -34,13 +37,18 @@ const PROBE_INTERVAL_MS = 250;
 const STOP_TIMEOUT_S = 10;
 
 export interface DockerProviderConfig {
-  network: NetworkMode;
+  /** The network of new sandboxes, read at each creation (the setting may change). */
+  network: () => NetworkMode;
   limits: SandboxLimits;
   allowSudo: boolean;
+  /** Decides what gated sandboxes' links let out. */
+  egress: EgressService;
 }
 
 /** What the warm pool reads of the service: its size, the default spec, and which sandboxes have a record. */
 export type WarmPoolOptions = Omit<WarmPoolDeps, 'provider' | 'logger'>;
+/** Network modes whose sandboxes get a link: gated for everything, bridge for the port previews. */
+const LINKED: NetworkMode[] = ['gated', 'bridge'];
 
 /** The folders a new sandbox's first probe reads ahead, for its working dir (see `takeReadAhead`). */
 export type ReadAheadRoots = (workingDir: string) => SurveyRoot[];
@@ -69,6 +77,12 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** What each new container's first probe read ahead, until its sandbox's start takes it. */
   private readonly readAheads = new Map<string, FileSurvey>();
   private readonly lent: LentFolders;
+  /** The links of running sandboxes (gated and bridge ones). */
+  private readonly links = new Map<string, SandboxLink>();
+  private readonly linking = new Map<string, Promise<SandboxLink | null>>();
+  /** Ports forwarded into each sandbox, set up again on every start of its link. */
+  private readonly inbound = new Map<string, Map<number, ForwardTarget>>();
+  private changed: (sandboxId: string | null) => void = () => undefined;
 
   constructor(
     private readonly connection: DockerConnection,
@@ -129,6 +143,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** Removes a warm-pool container (paused or not) with its volume, at once. */
   async removePooled(id: string): Promise<void> {
     this.readAheads.delete(id);
+    this.closeLink(id);
     const found = await this.ownContainer(id);
     if (found) await ignoringGone(() => found.container.remove({ force: true }));
     await this.removeVolume(id);
@@ -151,6 +166,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   pause(record: SandboxRecord): Promise<ObservedState> {
     return this.guard('pause', async () => {
       const found = await this.ownContainer(record.id);
+      this.closeLink(record.id);
       if (!found) return REMOVED_OUTSIDE;
       if (found.info.State.Status === 'running') await found.container.pause();
       return { status: 'PAUSED', error: null, exposedUrls: [] };
@@ -164,12 +180,16 @@ export class DockerSandboxProvider implements SandboxProvider {
       const state = found.info.State.Status;
       if (state === 'paused') await found.container.unpause();
       else if (state !== 'running') await found.container.start();
-      return this.waitUntilReady(found.container, ['true']);
+      await this.waitUntilReady(found.container, ['true']);
+      return this.linked(record.id, found.container);
     });
   }
 
   remove(record: SandboxRecord): Promise<void> {
     this.readAheads.delete(record.id);
+    this.closeLink(record.id);
+    this.inbound.delete(record.id);
+    this.config.egress.forget(record.id);
     return this.guard('delete', async () => {
       const found = await this.ownContainer(record.id);
       if (found) {
@@ -196,14 +216,17 @@ export class DockerSandboxProvider implements SandboxProvider {
     // Created but never started (Dockhand stopped in between): resume starts it.
     if (state.Status === 'created') return { status: 'PAUSED', error: null, exposedUrls: [] };
     const { status, error } = statusOf(state);
-    if (state.Status !== 'running') return { status, error, exposedUrls: [] };
-    // Already known to be ready (e.g. the event of its own start): no second probe.
-    if (record.status === 'RUNNING')
-      return { status: 'RUNNING', error: null, exposedUrls: record.exposedUrls };
-    return this.waitUntilReady(found.container, ['true']);
+    if (state.Status !== 'running') {
+      this.closeLink(record.id);
+      return { status, error, exposedUrls: [] };
+    }
+    // Already known to be ready (e.g. the event of its own start, or its previews changed): no second probe.
+    if (record.status !== 'RUNNING') await this.waitUntilReady(found.container, ['true']);
+    return this.linked(record.id, found.container);
   }
 
   watch(changed: (sandboxId: string | null) => void): void {
+    this.changed = changed;
     this.watcher = new DockerEventWatcher(
       this.connection,
       this.instanceId,
@@ -222,10 +245,40 @@ export class DockerSandboxProvider implements SandboxProvider {
   async workspace(record: SandboxRecord): Promise<DockerWorkspace> {
     const found = await this.guard('inspect', () => this.ownContainer(record.id));
     if (!found) throw new SandboxFailure(REMOVED_OUTSIDE.error ?? 'The container is missing');
-    const config = found.info.Config;
+    return this.workspaceOf(record.id, found.info);
+  }
+
+  /** The running sandbox's link (null for host and none networks, or while it is not running). */
+  link(sandboxId: string): SandboxLink | null {
+    return this.links.get(sandboxId) ?? null;
+  }
+
+  /**
+   * Makes `port` on the sandbox's loopback lead to `target` on the service's side, now if its link runs and
+   * again whenever its link starts (after a resume); until the sandbox is removed.
+   */
+  async forwardIn(sandboxId: string, port: number, target: ForwardTarget): Promise<void> {
+    const ports = this.inbound.get(sandboxId) ?? new Map<number, ForwardTarget>();
+    ports.set(port, target);
+    this.inbound.set(sandboxId, ports);
+    await this.links.get(sandboxId)?.forwardIn(port, target);
+  }
+
+  /** This machine's ports the links listen on (no sandbox's proxy may reach them). */
+  linkHostPorts(): number[] {
+    return [...this.links.values()].flatMap((link) => link.hostPorts());
+  }
+
+  async close(): Promise<void> {
+    this.watcher?.close();
+    for (const id of [...this.links.keys()]) this.closeLink(id);
+  }
+
+  private workspaceOf(sandboxId: string, info: Docker.ContainerInspectInfo): DockerWorkspace {
+    const config = info.Config;
     return new DockerWorkspace({
-      sandboxId: record.id,
-      container: this.connection.client.getContainer(containerName(record.id)),
+      sandboxId,
+      container: this.connection.client.getContainer(containerName(sandboxId)),
       user: config.User && !isRootUser(config.User) ? config.User : null,
       workspaceDir: WORKSPACE_DIR,
       workingDir: config.WorkingDir || WORKSPACE_DIR,
@@ -234,8 +287,59 @@ export class DockerSandboxProvider implements SandboxProvider {
     });
   }
 
-  async close(): Promise<void> {
-    this.watcher?.close();
+  /**
+   * A ready container as RUNNING, with its link started when its network has one (a gated sandbox whose link
+   * cannot start fails: it would have no way out) and its previews among the exposed URLs.
+   */
+  private async linked(id: string, container: Docker.Container): Promise<ObservedState> {
+    const info = await container.inspect();
+    const network = networkOf(info);
+    const fixed = exposedUrls(network, info.NetworkSettings.Ports);
+    if (!LINKED.includes(network)) return { status: 'RUNNING', error: null, exposedUrls: fixed };
+    let link: SandboxLink | null;
+    try {
+      // Once more when the start beside the first probe came too early.
+      link = await this.ensureLink(id, info).catch(() => this.ensureLink(id, info));
+    } catch (error) {
+      if (network === 'gated')
+        throw new SandboxFailure(error instanceof Error ? error.message : String(error));
+      this.logger.warn({ sandbox: id, err: error }, 'The sandbox link did not start: no port previews');
+      link = null;
+    }
+    return { status: 'RUNNING', error: null, exposedUrls: [...fixed, ...(link?.previewUrls() ?? [])] };
+  }
+
+  /** The sandbox's link, started unless it runs; one start at a time per sandbox. */
+  private ensureLink(id: string, info: Docker.ContainerInspectInfo): Promise<SandboxLink | null> {
+    const running = this.links.get(id);
+    if (running) return Promise.resolve(running);
+    const pending = this.linking.get(id);
+    if (pending) return pending;
+    const started = SandboxLink.start({
+      sandbox: this.workspaceOf(id, info),
+      check: (target) => this.config.egress.check(id, target),
+      previewsChanged: () => this.changed(id),
+      // A link that ends on its own (its forwarder killed): the next observation starts another.
+      ended: (link) => {
+        if (this.links.get(id) !== link) return;
+        this.links.delete(id);
+        this.changed(id);
+      },
+      logger: this.logger,
+    }).then(async (link) => {
+      for (const [port, target] of this.inbound.get(id) ?? []) await link.forwardIn(port, target);
+      this.links.set(id, link);
+      return link;
+    });
+    this.linking.set(id, started);
+    void started.finally(() => this.linking.delete(id)).catch(() => undefined);
+    return started;
+  }
+
+  private closeLink(id: string): void {
+    const link = this.links.get(id);
+    this.links.delete(id);
+    link?.close();
   }
 
   /** Creates and starts a sandbox's container, then waits until it is ready (RUNNING). */
@@ -250,7 +354,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (!contents.hasBash) {
       throw new SandboxFailure(`Image ${spec.id} has no /bin/bash; choose an image that provides it.`);
     }
-    if (this.config.network === 'bridge') await ensureSandboxNetwork(this.connection.client);
+    const network = this.config.network();
+    if (network === 'bridge') await ensureSandboxNetwork(this.connection.client);
     const container = await this.connection.client.createContainer(
       containerOptions({
         sandboxId: id,
@@ -258,7 +363,9 @@ export class DockerSandboxProvider implements SandboxProvider {
         spec,
         user: contents.user,
         pooled: options.pooled ?? false,
-        ...this.config,
+        network,
+        limits: this.config.limits,
+        allowSudo: this.config.allowSudo,
       }),
     );
     options.onCreated?.(container.id);
@@ -270,10 +377,19 @@ export class DockerSandboxProvider implements SandboxProvider {
       user: contents.user,
       roots: this.readAheadRoots(spec.workingDir),
     };
-    return this.waitUntilReady(container, firstProbeCommand(probe), (result) => {
+    // The link starts beside the first probe (a start that came too early is tried again by `linked`).
+    if (LINKED.includes(network)) {
+      void container
+        .inspect()
+        .then((info) => this.ensureLink(id, info))
+        .catch(() => undefined);
+    }
+    await this.waitUntilReady(container, firstProbeCommand(probe), (result) => {
       const survey = readAheadOf(result, probe);
       if (survey) this.readAheads.set(id, survey);
     });
+    // A pooled container's link starts now too and stays through the pool's pause: a claim finds it running.
+    return this.linked(id, container);
   }
 
   /**
@@ -281,24 +397,19 @@ export class DockerSandboxProvider implements SandboxProvider {
    * paused). Null when it is not this install's, is gone, or cannot run.
    */
   private async claimPooled(id: string): Promise<ObservedState | null> {
+    let found: OwnContainer | null;
     try {
-      const found = await this.ownContainer(id);
-      if (!found) return null;
+      found = await this.ownContainer(id);
+      // Made before the network setting changed: a fresh container takes its place.
+      if (!found || networkOf(found.info) !== this.config.network()) return null;
       const state = found.info.State.Status;
       if (state === 'paused') await found.container.unpause();
       else if (state !== 'running') return null;
-      return {
-        status: 'RUNNING',
-        error: null,
-        exposedUrls: exposedUrls(
-          found.info.HostConfig.NetworkMode as NetworkMode,
-          found.info.NetworkSettings.Ports,
-        ),
-      };
     } catch (error) {
       this.logger.warn({ sandbox: id, err: error }, 'Could not claim the warm-pool container');
       return null;
     }
+    return this.linked(id, found.container);
   }
 
   /** Removes the sandbox's volume when it is this install's. */
@@ -386,7 +497,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     return {
       status: 'RUNNING',
       error: null,
-      exposedUrls: exposedUrls(info.HostConfig.NetworkMode as NetworkMode, info.NetworkSettings.Ports),
+      exposedUrls: exposedUrls(networkOf(info), info.NetworkSettings.Ports),
     };
   }
 }

@@ -14,7 +14,9 @@ import type {
 import { DockerShellTransport } from '../shell/docker-transport';
 import { ShellSession } from '../shell/shell-session';
 import { bundledNode, isBundledCommand, RUNTIME_BIN } from './bundled-runtime';
+import type { LinkSandbox, PipedProcess } from '../link/sandbox-link';
 import { dockerExec } from './docker-exec';
+import { dockerPiped } from './docker-piped';
 import { openDockerTerminal } from './docker-terminal';
 import type { LentFolders } from './lent-folders';
 import { provideBundledRuntime } from './runtime-copy';
@@ -39,8 +41,21 @@ mkdir -p "$(dirname "$1")"
 printf '%s' "$2" > "$1"
 chmod 0755 "$1"`;
 
+/**
+ * Prints the first of the lent Node ($1) and the image's usual ones that runs and that, with its folder, only
+ * root can change (links resolved): a node the sandbox's user could replace must not run as root.
+ */
+const ROOT_OWNED_NODE_SCRIPT = `for candidate in "$1" /usr/local/bin/node /usr/bin/node; do
+  node=$(readlink -f "$candidate" 2>/dev/null) || continue
+  [ -x "$node" ] || continue
+  [ "$(stat -c %u "$node")" = 0 ] && [ "$(stat -c %u "$(dirname "$node")")" = 0 ] || continue
+  [ -z "$(find "$node" "$(dirname "$node")" -maxdepth 0 -perm /022)" ] || continue
+  "$node" -e 0 2>/dev/null && echo "$node" && exit 0
+done
+exit 1`;
+
 /** A Docker sandbox's workspace: every command is a `docker exec` in its container, as the image's user. */
-export class DockerWorkspace implements SandboxWorkspace {
+export class DockerWorkspace implements SandboxWorkspace, LinkSandbox {
   readonly isolated = true;
   readonly sandboxId: string;
   readonly workspaceDir: string;
@@ -123,6 +138,25 @@ export class DockerWorkspace implements SandboxWorkspace {
       env: server.env,
       ...(found ? {} : { pathSuffix: RUNTIME_BIN }),
     });
+  }
+
+  /**
+   * The Node the link's forwarder runs on (as root): Dockhand's runtime already lent to this container, else
+   * the image's own when only root can change it (copying the lent one into each new container costs seconds),
+   * else Dockhand's runtime, copied in now.
+   */
+  async linkNode(): Promise<string | null> {
+    const found = await this.exec(['sh', '-c', ROOT_OWNED_NODE_SCRIPT, 'sh', `${RUNTIME_BIN}/node`], {
+      user: 'root',
+    });
+    if (found.exitCode === 0 && found.stdout.trim()) return found.stdout.trim();
+    return (await provideBundledRuntime(this.container, bundledNode(), 'node'))
+      ? `${RUNTIME_BIN}/node`
+      : null;
+  }
+
+  spawnPiped(argv: string[]): Promise<PipedProcess> {
+    return dockerPiped(this.container, argv);
   }
 
   /** Nothing to give back: a container's processes are the container's. */

@@ -8,6 +8,8 @@ export const LABEL = {
   probe: 'dev.dockhand.probe',
   /** Made ahead of time for the warm pool; without a sandbox record it is unclaimed (or orphaned). */
   pool: 'dev.dockhand.pool',
+  /** The sandbox network mode it was made with (`gated` ones get a link). */
+  network: 'dev.dockhand.network',
 } as const;
 
 /** The labels that mark something as this install's. */

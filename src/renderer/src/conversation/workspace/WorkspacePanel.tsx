@@ -5,6 +5,7 @@ import { Tabs, type Tab } from '../../ui/Tabs';
 import { TerminalTab } from '../terminal/TerminalTab';
 import { ChangesPanel } from './ChangesPanel';
 import { FilesPanel } from './FilesPanel';
+import { NetworkPanel } from './NetworkPanel';
 import { WebHostsPanel } from './WebHostsPanel';
 
 /** A tab of the panel: adding a view is adding an entry here. The terminal has no `render`: it stays mounted. */
@@ -19,6 +20,7 @@ const TABS: readonly WorkspaceTab[] = [
   { key: 'files', label: 'Files', render: (id) => <FilesPanel conversationId={id} /> },
   { key: TERMINAL, label: 'Terminal', render: null },
   { key: 'web-hosts', label: 'Web hosts', render: (id) => <WebHostsPanel conversationId={id} /> },
+  { key: 'network', label: 'Network', render: (id) => <NetworkPanel conversationId={id} /> },
 ];
 
 interface WorkspacePanelProps {
