@@ -73,6 +73,14 @@ describe.skipIf(skipReason !== null)('Docker sandbox lifecycle', () => {
         Type: 'volume',
         Name: `dockhand-ws-${starting.id}`,
         Destination: '/workspace',
+        RW: true,
+      }),
+      // The folders lent to every sandbox (installed coding agents), which it cannot write.
+      expect.objectContaining({
+        Type: 'volume',
+        Name: 'dockhand-lent',
+        Destination: '/opt/dockhand-lent',
+        RW: false,
       }),
     ]);
 
