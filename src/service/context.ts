@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AcpHost } from './acp/acp-host';
 import type { LlmFactory } from './agent/llm/llm-types';
 import type { ConversationLimits } from './config';
 import type { SecretMasker } from './events/secret-masker';
@@ -38,4 +39,6 @@ export interface ServiceContext {
   /** Makes the model client of each conversation's agent. */
   llmFactory: LlmFactory;
   limits: ConversationLimits;
+  /** What coding agents over ACP need: their install and the model gateway's endpoint. */
+  acp: AcpHost;
 }

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { resolveServiceConfig, type ServiceConfig } from './config';
 import { privateFolder } from './data-dir';
+import { acpHost } from './acp/acp-host';
 import { createLlmClient } from './agent/llm/llm-client';
 import type { ServiceContext } from './context';
 import { ConversationService } from './conversations/conversation-service';
@@ -132,6 +133,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,
+    acp: acpHost(config.acp),
   };
 
   const events = new EventLog(db);

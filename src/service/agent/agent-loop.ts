@@ -1,4 +1,4 @@
-import type { V0Event } from '../../shared/api/events';
+import type { NewEvent, V0Event } from '../../shared/api/events';
 import {
   type AgentState,
   agentMessage,
@@ -30,10 +30,33 @@ import { Risk } from './security/rules-analyzer';
 import { type BudgetState, StepBudget } from './step-budget';
 import { gateToolCall, type GatedCall } from './tool-call-gate';
 import { executeBashTool } from './tools/execute-bash';
+import type { ToolContext } from './tools/tool';
 
 export type { AgentLoopConfig, AgentLoopDeps, Recall, StatusUpdate } from './loop-config';
 export { NOT_EXECUTED_FINISHED, NOT_EXECUTED_REJECTED, STOPPED_NOT_EXECUTED } from './call-queue';
 export { REJECTED_TEXT } from './loop-events';
+
+/**
+ * A command the user typed, run in the conversation's shell and recorded as the user's action and its
+ * output (whichever agent the conversation runs). Only the shell of `context` is used.
+ */
+export async function runUserCommand(
+  append: (event: NewEvent) => V0Event,
+  context: Pick<ToolContext, 'shell'>,
+  command: string,
+  isInput: boolean,
+): Promise<void> {
+  const args = { command, is_input: isInput };
+  const action = executeBashTool.toAction(args, '');
+  const event = append({
+    source: 'user',
+    message: action.message,
+    action: action.action,
+    args: { ...action.args, confirmation_state: 'confirmed', security_risk: Risk.UNKNOWN },
+  });
+  const observation = await executeBashTool.execute(args, context as ToolContext);
+  append({ source: 'user', ...observation, cause: event.id });
+}
 
 export const REPLAY_ENDED_BY_REJECTION = 'The replay ended: a recorded action was rejected.';
 
@@ -176,18 +199,9 @@ export class AgentLoop {
 
   /** A command the user typed: run in the shell between agent steps and recorded as the user's. */
   runUserCommand(command: string, isInput: boolean): void {
-    this.running = this.chain(async () => {
-      const args = { command, is_input: isInput };
-      const action = executeBashTool.toAction(args, '');
-      const event = this.log.append({
-        source: 'user',
-        message: action.message,
-        action: action.action,
-        args: { ...action.args, confirmation_state: 'confirmed', security_risk: Risk.UNKNOWN },
-      });
-      const observation = await executeBashTool.execute(args, this.deps.toolContext);
-      this.log.append({ source: 'user', ...observation, cause: event.id });
-    });
+    this.running = this.chain(() =>
+      runUserCommand((event) => this.log.append(event), this.deps.toolContext, command, isInput),
+    );
   }
 
   /** Resolves when no step is running (for callers that wait for the agent to settle). */

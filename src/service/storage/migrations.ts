@@ -137,7 +137,10 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   },
   {
     version: 9,
-    name: 'the agent each conversation runs',
-    sql: `ALTER TABLE conversations ADD COLUMN agent TEXT NOT NULL DEFAULT 'dockhand';`,
+    name: 'the agent each conversation runs, and its ACP session',
+    sql: `
+      ALTER TABLE conversations ADD COLUMN agent TEXT NOT NULL DEFAULT 'dockhand';
+      ALTER TABLE conversations ADD COLUMN acp_session TEXT;
+    `,
   },
 ];

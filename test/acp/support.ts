@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { AcpAgentKind } from '../../src/shared/api/agents';
+import type { V0Event } from '../../src/shared/api/events';
+import type { AcpHost } from '../../src/service/acp/acp-host';
+import { acpAgent } from '../../src/service/acp/agent-catalog';
+import type { ScriptedLlm, RecordedLlmRequest, ScriptedOutcome } from '../support/scripted-llm';
+import type { TestService } from '../support/service';
+import { until } from '../support/until';
+
+const run = promisify(execFile);
+
+/** Where the tests install the pinned agents, once per machine (CI caches this folder). */
+export const AGENT_CACHE = path.join(os.tmpdir(), 'dockhand-acp-agents');
+
+export interface InstalledAgent {
+  dir: string;
+  /** Seconds the install took now (0 when it was there already) and its size on disk. */
+  seconds: number;
+  bytes: number;
+}
+
+/**
+ * The agent's pinned package installed as a user's machine would get it from the registry (`npm install`,
+ * install scripts off as Dockhand's installer runs it), into a folder of the test cache. A partial install
+ * is never used: it is made beside and renamed into place when complete. Prints the time and size.
+ */
+export async function installedAgent(kind: AcpAgentKind): Promise<InstalledAgent> {
+  const spec = acpAgent(kind);
+  const dir = path.join(AGENT_CACHE, `${kind}-${spec.version}`);
+  let seconds = 0;
+  if (!existsSync(path.join(dir, 'node_modules', spec.packageName, 'package.json'))) {
+    const partial = `${dir}.partial`;
+    rmSync(partial, { recursive: true, force: true });
+    const started = performance.now();
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        partial,
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        `${spec.packageName}@${spec.version}`,
+      ],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    seconds = (performance.now() - started) / 1000;
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(partial, dir);
+  }
+  const bytes = Number((await run('du', ['-sb', dir])).stdout.split(/\s/)[0]);
+  console.log(
+    `${spec.label} ${spec.packageName}@${spec.version}: ${(bytes / 1e6).toFixed(0)} MB, ` +
+      (seconds ? `installed in ${seconds.toFixed(1)} s` : 'installed before (cached)'),
+  );
+  return { dir, seconds, bytes };
+}
+
+/** The placeholder the test's model endpoint hands agents, as the model gateway's tokens look. */
+export const PLACEHOLDER_TOKEN = 'dockhand-gw-test-placeholder';
+
+/**
+ * The service's ACP host for a test: the agent from the test's install, and a model endpoint that points
+ * straight at the scripted model server on 127.0.0.1 (it ignores keys) with a placeholder token.
+ */
+export function testAcpHost(
+  installed: InstalledAgent,
+  llm: ScriptedLlm,
+  startTimeoutSeconds = 120,
+): Partial<AcpHost> {
+  return {
+    install: () => Promise.resolve(installed.dir),
+    modelEndpoint: () =>
+      Promise.resolve({
+        token: PLACEHOLDER_TOKEN,
+        anthropicBaseUrl: llm.origin,
+        openaiBaseUrl: llm.baseUrl,
+        geminiBaseUrl: llm.origin,
+      }),
+    startTimeoutSeconds,
+  };
+}
+
+/**
+ * A script for an agent that also makes calls of its own (titles, topic checks): requests `isTurn` accepts
+ * take the next outcome of `turns`; the others are answered `other`. Push `steps(n)` into the server.
+ */
+export class AgentScript {
+  private readonly queue: (ScriptedOutcome | ((request: RecordedLlmRequest) => ScriptedOutcome))[] = [];
+  readonly turns: RecordedLlmRequest[] = [];
+
+  constructor(
+    private readonly isTurn: (request: RecordedLlmRequest) => boolean,
+    private readonly other: ScriptedOutcome = { text: 'ok' },
+  ) {}
+
+  add(...outcomes: (ScriptedOutcome | ((request: RecordedLlmRequest) => ScriptedOutcome))[]): void {
+    this.queue.push(...outcomes);
+  }
+
+  get remaining(): number {
+    return this.queue.length;
+  }
+
+  step = (request: RecordedLlmRequest): ScriptedOutcome => {
+    if (!this.isTurn(request)) return this.other;
+    this.turns.push(request);
+    const next = this.queue.shift();
+    if (!next) return { text: 'The script has nothing more.' };
+    return typeof next === 'function' ? next(request) : next;
+  };
+}
+
+/** Feeds the scripted server `count` steps that each ask `script` what to answer. */
+export function playScript(llm: ScriptedLlm, script: AgentScript, count = 200): void {
+  for (let i = 0; i < count; i++) llm.push(script.step);
+}
+
+export async function events(service: TestService, id: string): Promise<V0Event[]> {
+  return (
+    (await service.api('GET', `/api/conversations/${id}/events?limit=100`)).json as { events: V0Event[] }
+  ).events;
+}
+
+/** Waits until the conversation's agent is in `state`, and answers its events. */
+export async function untilAgentState(service: TestService, id: string, state: string): Promise<V0Event[]> {
+  await until(
+    async () => (await service.api('GET', `/api/conversations/${id}`)).json as { agent_state: string | null },
+    (info) => info.agent_state === state,
+    `the agent to be ${state}`,
+  );
+  return events(service, id);
+}
+
+/** Waits for an event that `match` accepts. */
+export async function untilEvent(
+  service: TestService,
+  id: string,
+  match: (event: V0Event) => boolean,
+  what: string,
+): Promise<V0Event> {
+  const all = await until(
+    () => events(service, id),
+    (list) => list.some(match),
+    what,
+  );
+  return all.find(match) as V0Event;
+}
