@@ -170,6 +170,7 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
     );
     expect(Object.keys(ready).sort()).toEqual(
       [
+        'agent',
         'agent_state',
         'conversation_id',
         'conversation_version',

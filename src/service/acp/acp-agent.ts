@@ -91,9 +91,12 @@ export class AcpAgent {
   /** Updates of a session being loaded replay its history, recorded already: they are dropped. */
   private loading = false;
   private instructed = false;
+  /** The session the next start loads: the earlier start's, then each new one's. */
+  private session: string | null;
 
   constructor(private readonly deps: AcpAgentDeps) {
     this.events = new AcpEvents((event) => deps.append(event));
+    this.session = deps.session.saved;
   }
 
   get state(): AgentState {
@@ -271,7 +274,7 @@ export class AcpAgent {
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
       clientInfo: { name: 'dockhand', title: 'Dockhand', version: deps.version },
     });
-    const saved = deps.session.saved;
+    const saved = this.session;
     const capabilities = init.agentCapabilities ?? {};
     const where = { cwd: deps.cwd, mcpServers: deps.mcpServers };
     let lost: string | null = saved ? CONTEXT_LOST : null;
@@ -290,6 +293,7 @@ export class AcpAgent {
       }
     }
     const { sessionId } = await agent.request('session/new', { ...where });
+    this.session = sessionId;
     deps.session.save(sessionId);
     if (lost) this.note(lost);
     return { connection, stream, sessionId, init };

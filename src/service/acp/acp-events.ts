@@ -109,7 +109,7 @@ function outputText(raw: unknown): string {
 
 function exitCodeOf(call: Call): number {
   const raw = record(call.rawOutput);
-  const code = raw.exit_code ?? raw.exitCode ?? raw.returncode;
+  const code = raw.exit_code ?? raw.exitCode ?? raw.returncode ?? record(raw.metadata).exit;
   if (typeof code === 'number') return code;
   return call.status === 'failed' ? 1 : 0;
 }

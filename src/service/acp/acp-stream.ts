@@ -33,6 +33,14 @@ export async function agentStream(
   }
   const stderrText = () => (typeof stderr === 'string' ? stderr : (transport as { stderr?: unknown }).stderr);
   let ended = false;
+  // The connection may have cancelled the stream already (it closes it when it closes).
+  const settle = (end: () => void) => {
+    try {
+      end();
+    } catch {
+      // already closed
+    }
+  };
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {
       transport.onmessage = (message) => {
@@ -42,14 +50,14 @@ export async function agentStream(
         if (ended) return;
         ended = true;
         broken(new Error(`The agent sent something that is not ACP JSON-RPC: ${error.message}`));
-        controller.error(error);
+        settle(() => controller.error(error));
         void transport.close().catch(() => undefined);
       };
       transport.onclose = () => {
         if (ended) return;
         ended = true;
         broken(new Error('The agent process ended.'));
-        controller.close();
+        settle(() => controller.close());
       };
     },
   });

@@ -117,6 +117,8 @@ function setupOf(spec: AcpAgentSpec, home: string, { endpoint, model }: ModelAcc
               },
               model: `dockhand/${model}`,
               small_model: `dockhand/${model}`,
+              // Every change asks: Dockhand answers itself when confirmation mode is off.
+              permission: { edit: 'ask', bash: 'ask', webfetch: 'ask' },
             }),
           },
         ],
