@@ -221,6 +221,42 @@ describe.skipIf(dockerSkip !== null)('Claude Code over ACP in a Docker sandbox',
     expect(search.items.some((item) => item.kind === 'UserRejectObservation')).toBe(true);
   }, 300_000);
 
+  it('ends the agent with a sandbox pause, and resumes its session after the sandbox resumes', async () => {
+    const container = docker.getContainer(containerName(sandboxId));
+    const agentProcesses = async () =>
+      (await dockerExec(container, ['sh', '-c', 'pgrep -f "claude-agent-ac[p]" || true'])).stdout.trim();
+    expect(await agentProcesses()).not.toBe('');
+    expect((await service.api('POST', `/api/v1/sandboxes/${sandboxId}/pause`)).status).toBe(200);
+    await until(
+      async () => (await service.api('GET', `/api/conversations/${id}`)).json as { status: string },
+      (c) => c.status === 'STOPPED',
+      'the pause to stop the conversation',
+    );
+    expect((await service.api('POST', `/api/v1/sandboxes/${sandboxId}/resume`)).status).toBe(200);
+    await until(
+      async () => (await service.api('GET', `/api/conversations/${id}`)).json as { status: string },
+      (c) => c.status === 'RUNNING',
+      'the conversation to run again',
+    );
+    expect(await agentProcesses()).toBe(''); // the pause ended it; the next message starts it
+
+    const before = (await events(service, id)).length;
+    script.add((request) => ({
+      text: request.rawBody.includes('Write a greeting file.') ? 'You asked for a greeting file.' : 'I forgot.',
+    }));
+    await service.api('POST', `/api/conversations/${id}/message`, { body: { message: 'What did I ask first?' } });
+    const answered = await until(
+      () => events(service, id),
+      (list) => list.some((e) => e.action === 'message' && e.source === 'agent' && e.id >= before),
+      'the answer after the resume',
+    );
+    expect(answered.filter((e) => e.source === 'agent' && e.action === 'message').at(-1)?.message).toBe(
+      'You asked for a greeting file.',
+    );
+    expect(answered.slice(before).filter((e) => e.observation === 'error')).toEqual([]);
+    await untilAgentState(service, id, 'awaiting_user_input');
+  }, 300_000);
+
   it('leaves the real key nowhere in the sandbox, its processes, its files, the events or the trajectory', async () => {
     const container = docker.getContainer(containerName(sandboxId));
     const processes = await dockerExec(
