@@ -49,7 +49,7 @@ async function configureModel(page: Page, baseUrl: string): Promise<void> {
   await page.getByLabel('Model', { exact: true }).fill('openai/gpt-4o');
   await page.getByLabel('Base URL').fill(baseUrl);
   await page.getByLabel('API key').fill('sk-test');
-  await page.getByRole('tab', { name: 'Agent' }).click();
+  await page.getByRole('tab', { name: 'Agent', exact: true }).click();
   await page.getByLabel('Ask before risky actions (confirmation mode)').check();
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();

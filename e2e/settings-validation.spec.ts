@@ -11,7 +11,7 @@ test('rejected settings and MCP servers are marked at their fields, in words', a
   await page.getByLabel('Provider', { exact: true }).selectOption('ollama');
   await expect(page.getByLabel('Base URL')).toHaveValue('http://localhost:11434');
   await page.getByLabel('Model', { exact: true }).fill('ollama/qwen2.5-coder');
-  await page.getByRole('tab', { name: 'Agent' }).click();
+  await page.getByRole('tab', { name: 'Agent', exact: true }).click();
   await page.getByLabel('Budget per conversation (USD)').fill('-5');
   await page.getByLabel('Events kept before condensing').fill('5');
   await page.getByRole('button', { name: 'Save settings' }).click();

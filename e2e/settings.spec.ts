@@ -27,7 +27,7 @@ test('settings round trip through the form without losing other fields or showin
   await page.getByLabel('Model', { exact: true }).fill(MODEL);
   await page.getByLabel('API key', { exact: true }).fill(API_KEY);
   // Sections of one form: edits in one survive a look at another, and its Save saves both.
-  await page.getByRole('tab', { name: 'Agent' }).click();
+  await page.getByRole('tab', { name: 'Agent', exact: true }).click();
   await expect(page.getByLabel('Model', { exact: true })).toBeHidden();
   await page.getByLabel('Ask before risky actions (confirmation mode)').check();
   await page.getByLabel('Maximum iterations').fill('250');
@@ -40,7 +40,7 @@ test('settings round trip through the form without losing other fields or showin
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue(MODEL);
   await expect(page.getByText('Key set', { exact: true })).toBeVisible();
   await expect(page.getByLabel('API key', { exact: true })).toHaveValue('');
-  await page.getByRole('tab', { name: 'Agent' }).click();
+  await page.getByRole('tab', { name: 'Agent', exact: true }).click();
   await expect(page.getByLabel('Ask before risky actions (confirmation mode)')).toBeChecked();
   await expect(page.getByLabel('Maximum iterations')).toHaveValue('250');
   expect(await page.content()).not.toContain(API_KEY);
@@ -70,7 +70,7 @@ test('never-saved settings show the defaults, and rejected values are marked at 
   await expect(page.getByText('Key set', { exact: true })).toHaveCount(0);
   await page.getByLabel('Base URL').fill('localhost:11434');
 
-  await page.getByRole('tab', { name: 'Agent' }).click();
+  await page.getByRole('tab', { name: 'Agent', exact: true }).click();
   await expect(page.getByLabel('Maximum iterations')).toHaveAttribute('placeholder', '500');
   await expect(page.getByLabel('Ask before risky actions (confirmation mode)')).not.toBeChecked();
   await page.getByLabel('Maximum iterations').fill('0');
@@ -88,7 +88,7 @@ test('never-saved settings show the defaults, and rejected values are marked at 
   expect((await service.api('GET', '/api/settings')).status).toBe(404);
 
   await baseUrl.fill('http://127.0.0.1:11434/v1');
-  await page.getByRole('tab', { name: 'Agent' }).click();
+  await page.getByRole('tab', { name: 'Agent', exact: true }).click();
   await page.getByLabel('Maximum iterations').fill('');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();

@@ -27,7 +27,7 @@ async function openScreens(page: Page, link: string, check: (screen: string) => 
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await check('home');
-  for (const section of ['llm', 'agent', 'sandboxes', 'appearance']) {
+  for (const section of ['llm', 'agent', 'agents', 'sandboxes', 'appearance']) {
     await page.evaluate((hash) => (window.location.hash = hash), `#/settings/${section}`);
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await check(`settings/${section}`);

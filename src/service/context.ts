@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AcpHost } from './acp/acp-host';
+import type { AgentInstalls } from './acp/agent-installs';
 import type { LlmFactory } from './agent/llm/llm-types';
 import type { ConversationLimits } from './config';
 import type { SecretMasker } from './events/secret-masker';
@@ -41,4 +42,6 @@ export interface ServiceContext {
   limits: ConversationLimits;
   /** What coding agents over ACP need: their install and the model gateway's endpoint. */
   acp: AcpHost;
+  /** The coding agents installed for ACP conversations (installed on first use). */
+  agentInstalls: AgentInstalls;
 }

@@ -34,6 +34,9 @@ import { ProviderTokenService } from './git/provider-tokens';
 import { DEFAULT_PORT, listenOnLoopback } from './listen';
 import { createLogger } from './logger';
 import { serverRoutes } from './routes/server';
+import { agentRoutes } from './routes/v0/agents';
+import { AgentInstalls } from './acp/agent-installs';
+import { installerNpm } from './acp/installer-npm';
 import { optionsRoutes } from './routes/v0/options';
 import { gitRoutes } from './routes/v0/git';
 import { secretsRoutes } from './routes/v0/secrets';
@@ -111,6 +114,13 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     ...(config.docker ? { docker: config.docker } : {}),
     ...(config.sandbox ? { config: config.sandbox } : {}),
   });
+  const agentInstalls = new AgentInstalls({
+    root: path.join(dataDir, 'agents'),
+    npm: installerNpm(config.environment),
+    arch: process.arch,
+    environment: config.environment,
+  });
+  await agentInstalls.init();
   const maskedValues = new MaskedValues(secrets, sessionKey, sandboxLayer.sandboxes);
   let port = 0;
   const context: ServiceContext = {
@@ -133,7 +143,8 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,
-    acp: acpHost(config.acp),
+    acp: acpHost((kind, onProgress) => agentInstalls.ensure(kind, onProgress), config.acp),
+    agentInstalls,
   };
 
   const events = new EventLog(db);
@@ -183,6 +194,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     ...secretsRoutes(context),
     ...gitRoutes(context),
     ...optionsRoutes(context),
+    ...agentRoutes(settings, agentInstalls),
     ...sandboxesRoutes(context),
     ...sandboxSpecsRoutes(context),
     ...conversationRoutes(conversations, events),

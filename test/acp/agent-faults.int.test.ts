@@ -24,7 +24,7 @@ describe.skipIf(process.platform !== 'linux')('an ACP agent that fails', () => {
     service = await startTestService({
       sandbox: { provider: 'process', idlePauseSeconds: 0 },
       acp: {
-        install: () => Promise.resolve(agent.dir),
+        install: () => Promise.resolve({ folder: agent.dir, lentName: 'faulty-agent' }),
         modelEndpoint: () =>
           Promise.resolve({
             token: PLACEHOLDER_TOKEN,

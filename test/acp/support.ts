@@ -1,64 +1,40 @@
-import { execFile } from 'node:child_process';
-import { existsSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { AcpAgentKind } from '../../src/shared/api/agents';
 import type { V0Event } from '../../src/shared/api/events';
-import type { AcpHost } from '../../src/service/acp/acp-host';
-import { acpAgent } from '../../src/service/acp/agent-catalog';
+import type { AcpHost, AgentFolder } from '../../src/service/acp/acp-host';
+import { AgentInstalls, type InstalledAgent } from '../../src/service/acp/agent-installs';
+import { installerNpm } from '../../src/service/acp/installer-npm';
 import type { ScriptedLlm, RecordedLlmRequest, ScriptedOutcome } from '../support/scripted-llm';
 import type { TestService } from '../support/service';
 import { until } from '../support/until';
 
-const run = promisify(execFile);
-
 /** Where the tests install the pinned agents, once per machine (CI caches this folder). */
 export const AGENT_CACHE = path.join(os.tmpdir(), 'dockhand-acp-agents');
 
-export interface InstalledAgent {
-  dir: string;
-  /** Seconds the install took now (0 when it was there already) and its size on disk. */
-  seconds: number;
-  bytes: number;
-}
-
 /**
- * The agent's pinned package installed as a user's machine would get it from the registry (`npm install`,
- * install scripts off as Dockhand's installer runs it), into a folder of the test cache. A partial install
- * is never used: it is made beside and renamed into place when complete. Prints the time and size.
+ * The agent's pinned package installed by Dockhand's own installer (the npm registry, install scripts off),
+ * into the tests' cache folder, once per machine. Prints the time and size of the install.
  */
 export async function installedAgent(kind: AcpAgentKind): Promise<InstalledAgent> {
-  const spec = acpAgent(kind);
-  const dir = path.join(AGENT_CACHE, `${kind}-${spec.version}`);
-  let seconds = 0;
-  if (!existsSync(path.join(dir, 'node_modules', spec.packageName, 'package.json'))) {
-    const partial = `${dir}.partial`;
-    rmSync(partial, { recursive: true, force: true });
-    const started = performance.now();
-    await run(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        partial,
-        '--ignore-scripts',
-        '--no-audit',
-        '--no-fund',
-        `${spec.packageName}@${spec.version}`,
-      ],
-      { maxBuffer: 16 * 1024 * 1024 },
-    );
-    seconds = (performance.now() - started) / 1000;
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(partial, dir);
-  }
-  const bytes = Number((await run('du', ['-sb', dir])).stdout.split(/\s/)[0]);
+  const npm = installerNpm(process.env);
+  if (!npm) throw new Error('The tests found no npm to install the agents with.');
+  const installs = new AgentInstalls({
+    root: AGENT_CACHE,
+    npm,
+    arch: process.arch,
+    environment: process.env,
+  });
+  await installs.init();
+  const before = await installs.status(kind);
+  const installed = await installs.ensure(kind);
+  const { size_bytes: bytes, install_seconds: seconds } = await installs.status(kind);
+  const spec = installed.spec;
   console.log(
-    `${spec.label} ${spec.packageName}@${spec.version}: ${(bytes / 1e6).toFixed(0)} MB, ` +
-      (seconds ? `installed in ${seconds.toFixed(1)} s` : 'installed before (cached)'),
+    `${spec.label} ${spec.packageName}@${spec.version}: ${((bytes ?? 0) / 1e6).toFixed(0)} MB, ` +
+      `installed in ${seconds?.toFixed(1)} s${before.state === 'installed' ? ' (earlier, from the cache)' : ''}`,
   );
-  return { dir, seconds, bytes };
+  return installed;
 }
 
 /** The placeholder the test's model endpoint hands agents, as the model gateway's tokens look. */
@@ -69,12 +45,12 @@ export const PLACEHOLDER_TOKEN = 'dockhand-gw-test-placeholder';
  * straight at the scripted model server on 127.0.0.1 (it ignores keys) with a placeholder token.
  */
 export function testAcpHost(
-  installed: InstalledAgent,
+  installed: AgentFolder,
   llm: ScriptedLlm,
   startTimeoutSeconds = 120,
 ): Partial<AcpHost> {
   return {
-    install: () => Promise.resolve(installed.dir),
+    install: () => Promise.resolve(installed),
     modelEndpoint: () =>
       Promise.resolve({
         token: PLACEHOLDER_TOKEN,

@@ -8,6 +8,7 @@ import { cloneRepository, initEmptyWorkspace, type CloneOptions } from '../../sr
 import { startCredentialBroker } from '../../src/service/git/credential-broker';
 import { gitSandbox, type GitSandbox } from '../../src/service/git/git-sandbox';
 import type { SandboxWorkspace } from '../../src/service/sandbox/sandbox-workspace';
+import { LentFolders } from '../../src/service/sandbox/docker/lent-folders';
 import { DockerWorkspace } from '../../src/service/sandbox/docker/docker-workspace';
 import { ProcessWorkspace } from '../../src/service/sandbox/process/process-workspace';
 import { dockerUnavailableReason, SANDBOX_IMAGE } from '../support/test-sandboxes';
@@ -74,6 +75,7 @@ const kinds: { name: string; skipReason: string | null; create(): Promise<Fixtur
         workspaceDir: '/workspace',
         workingDir: '/workspace/project',
         appPorts: { WORKER_1: 0, WORKER_2: 0 },
+        lent: new LentFolders(docker),
       });
       const sandbox = gitSandbox(workspace);
       return {

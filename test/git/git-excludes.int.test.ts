@@ -2,6 +2,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureGitExcludes } from '../../src/service/git/git-excludes';
 import { gitSandbox, type GitSandbox } from '../../src/service/git/git-sandbox';
+import { LentFolders } from '../../src/service/sandbox/docker/lent-folders';
 import { DockerWorkspace } from '../../src/service/sandbox/docker/docker-workspace';
 import { dockerUnavailableReason, removeContainer, startTestContainer } from '../support/test-sandboxes';
 
@@ -28,6 +29,7 @@ describe.skipIf(skipReason !== null)('git excludes of a container sandbox', () =
       workspaceDir: '/workspace',
       workingDir: '/workspace/project',
       appPorts: { WORKER_1: 0, WORKER_2: 0 },
+      lent: new LentFolders(docker),
     });
     sandbox = gitSandbox(workspace);
   });

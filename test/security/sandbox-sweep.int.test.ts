@@ -103,7 +103,11 @@ describe.skipIf(skip !== null)('sandbox security sweep', () => {
     expect(bindings.filter((b) => (b as { HostIp?: string }).HostIp !== '127.0.0.1')).toEqual([]);
     expect(info.Config.Labels['dev.dockhand.managed']).toBe('true');
     expect(host.Binds ?? []).toEqual([]);
-    expect((host.Mounts ?? []).map((m) => m.Type)).toEqual(['volume']);
+    // The workspace volume, and the engine's lent folders (installed agents), which the sandbox cannot write.
+    expect((host.Mounts ?? []).map((m) => [m.Type, m.Target, m.ReadOnly ?? false])).toEqual([
+      ['volume', '/workspace', false],
+      ['volume', '/opt/dockhand-lent', true],
+    ]);
 
     // The agent's shell: the non-root user, with no effective capabilities.
     const shell = await execIn(workspace.sandboxId, 'id -u; grep CapEff /proc/self/status');

@@ -12,13 +12,19 @@ export interface ModelEndpoint {
   geminiBaseUrl: string;
 }
 
+/** An installed agent: its folder on this computer, and the name it is lent to sandboxes under. */
+export interface AgentFolder {
+  folder: string;
+  lentName: string;
+}
+
 /**
  * What running a coding agent over ACP needs from the rest of the service: the agent installed on this
- * machine, and the model gateway's endpoint of a conversation. `createService` builds it.
+ * computer, and the model gateway's endpoint of a conversation. `createService` builds it.
  */
 export interface AcpHost {
-  /** The agent's install folder on this machine, installed first when it is not (its progress as notes). */
-  install(kind: AcpAgentKind, onProgress: (message: string) => void): Promise<string>;
+  /** The installed agent, installed first when it is not (its progress as notes). */
+  install(kind: AcpAgentKind, onProgress: (message: string) => void): Promise<AgentFolder>;
   /** The conversation's model endpoint, as the sandbox reaches it. */
   modelEndpoint(conversationId: string): Promise<ModelEndpoint>;
   /** How long an agent may take to answer `initialize` and open its session before it counts as hung. */
@@ -28,14 +34,12 @@ export interface AcpHost {
 export const DEFAULT_START_TIMEOUT_S = 120;
 
 /**
- * The host until the installer and the model gateway are wired in: it has no agent installed and no
- * gateway, and says so, so a conversation that chose an ACP agent fails its start with that message.
+ * The host of a service: agents from its installer, unless a test gives its own; until the model gateway
+ * is wired in, no model endpoint, which a conversation that chose an ACP agent then fails its start with.
  */
-export function acpHost(given: Partial<AcpHost> = {}): AcpHost {
+export function acpHost(install: AcpHost['install'], given: Partial<AcpHost> = {}): AcpHost {
   return {
-    install:
-      given.install ??
-      ((kind) => Promise.reject(new Error(`The ${kind} agent is not installed on this computer.`))),
+    install: given.install ?? install,
     modelEndpoint:
       given.modelEndpoint ??
       (() => Promise.reject(new Error('The model gateway that coding agents call is not running.'))),

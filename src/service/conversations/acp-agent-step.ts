@@ -30,10 +30,11 @@ export async function installAcpAgent(
 ): Promise<LentAgent | null> {
   const kind = acpKind(start);
   if (!kind) return null;
-  const spec = acpAgent(kind);
-  const dir = await start.ctx.acp.install(kind, (message) => start.note('setting_up_workspace', message));
+  const installed = await start.ctx.acp.install(kind, (message) =>
+    start.note('setting_up_workspace', message),
+  );
   start.signal.throwIfAborted();
-  return lendAgent(target, spec, dir);
+  return lendAgent(target, installed);
 }
 
 /** Whether the conversation runs a coding agent over ACP (which connects its MCP servers itself). */

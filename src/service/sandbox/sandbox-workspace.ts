@@ -101,6 +101,13 @@ export interface SandboxWorkspace {
   readonly files: SandboxFiles;
 
   /**
+   * Makes a folder of this computer readable in the sandbox under `name` (unique per content: it carries a
+   * version) and resolves with its path there. A container sees a read-only copy shared by every sandbox of
+   * the engine, copied once; a process sandbox reads the folder itself.
+   */
+  lend(folder: string, name: string): Promise<string>;
+
+  /**
    * Runs `argv` and resolves with its exit code and output (each stream capped at `maxOutput`, `truncated`
    * says when more was dropped); rejects only when the command could not be run at all.
    */

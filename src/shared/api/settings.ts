@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AgentKind } from './agents';
 import { boundedInt, laxBool, laxInt, laxNumber } from './fields';
+import { AgentKind } from './agents';
 import { MCPConfig } from './mcp';
 
 export const GIT_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'enterprise_sso'] as const;

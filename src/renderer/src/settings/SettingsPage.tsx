@@ -6,18 +6,20 @@ import { Tabs, type Tab } from '../ui/Tabs';
 import { TextWithCode } from '../ui/TextWithCode';
 import { AddSecretForm } from './AddSecretForm';
 import { AppearanceForm } from './AppearanceForm';
+import { CodingAgentsForm } from './CodingAgentsForm';
 import { GitProvidersForm } from './GitProvidersForm';
 import { LlmSettingsForm, type LlmFormSection } from './LlmSettingsForm';
 import { McpServersForm } from './McpServersForm';
 import { SecretList } from './SecretList';
 import { UnverifiedTokens } from './UnverifiedTokens';
 
-type SectionKey = 'llm' | 'agent' | 'git' | 'mcp' | 'secrets' | 'sandboxes' | 'appearance';
+type SectionKey = 'llm' | 'agent' | 'agents' | 'git' | 'mcp' | 'secrets' | 'sandboxes' | 'appearance';
 
 /** The sections of Settings, one shown at a time, each with its one Save. */
 const SECTIONS: readonly Tab<SectionKey>[] = [
   { key: 'llm', label: 'Language model' },
   { key: 'agent', label: 'Agent' },
+  { key: 'agents', label: 'Coding agents' },
   { key: 'git', label: 'Git providers' },
   { key: 'mcp', label: 'MCP servers' },
   { key: 'secrets', label: 'Secrets' },
@@ -74,6 +76,7 @@ export function SettingsPage({ section: initial }: { section: string | null }) {
         <Tabs tabs={SECTIONS} selected={section} onSelect={choose} label="Settings sections">
           {/* Always mounted: unsaved edits of one of its sections survive a look at another. */}
           <LlmSettingsForm settings={settings.data} section={llmFormSection(section)} />
+          {section === 'agents' && <CodingAgentsForm settings={settings.data} />}
           {section === 'git' && (
             <section aria-labelledby="git-heading">
               <h2 id="git-heading">Git providers</h2>

@@ -1,4 +1,5 @@
 import { useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
+import type { AgentKind } from '../../../shared/api/agents';
 import type { Repository } from '../../../shared/api/git';
 import type { GitProvider } from '../../../shared/api/settings';
 import { useCreateConversation } from '../api/conversation-queries';
@@ -6,6 +7,7 @@ import { useStartBlocker } from '../api/server-queries';
 import { isSubmitShortcut, submitShortcutLabel } from '../keyboard';
 import { conversationHref, navigate, ROUTES } from '../routing';
 import { Field, InputField } from '../ui/Field';
+import { AgentPicker } from './AgentPicker';
 import { BranchPicker } from './BranchPicker';
 import { readAsDataUrl, sortImageFiles, type AttachedImage } from './image-files';
 import { ImageAttachments } from './ImageAttachments';
@@ -38,6 +40,7 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
   const [localPath, setLocalPath] = useState('');
   const [localBranch, setLocalBranch] = useState('');
   const [customSecrets, setCustomSecrets] = useState(true);
+  const [agent, setAgent] = useState<AgentKind | null>(null);
   const create = useCreateConversation();
   const blocker = useStartBlocker();
   const shownProvider = provider && providers.includes(provider) ? provider : (providers[0] ?? null);
@@ -102,6 +105,7 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
             : {}),
         ...(images.length > 0 ? { image_urls: images.map((image) => image.url) } : {}),
         ...(customSecrets ? {} : { expose_custom_secrets: false }),
+        ...(agent ? { agent } : {}),
       },
       { onSuccess: ({ conversation_id }) => navigate(conversationHref(conversation_id)) },
     );
@@ -199,6 +203,13 @@ export function StartConversationForm({ providerTokens }: { providerTokens: Reco
         onRemove={(id) => {
           setImages((current) => current.filter((image) => image.id !== id));
           setImageProblems([]);
+          changed();
+        }}
+      />
+      <AgentPicker
+        chosen={agent}
+        onChange={(kind) => {
+          setAgent(kind);
           changed();
         }}
       />

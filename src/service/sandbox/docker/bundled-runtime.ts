@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { hostNode, type HostProcess } from '../host-node';
+
+export type { HostProcess };
 
 /** Where a bundled runtime is copied inside a sandbox container (`bin/` is added to the server's PATH). */
 export const RUNTIME_DIR = '/opt/dockhand';
@@ -7,15 +8,6 @@ export const RUNTIME_BIN = `${RUNTIME_DIR}/bin`;
 
 /** The commands a bundled runtime can stand in for (uv is not bundled). */
 export type BundledCommand = 'node' | 'npx';
-
-/** What the bundled runtime is resolved from: the process the service runs in. */
-export interface HostProcess {
-  execPath: string;
-  platform: NodeJS.Platform;
-  arch: string;
-  versions: { electron?: string };
-  resourcesPath?: string;
-}
 
 /** The host's Node runtime that can be copied into a sandbox. */
 export interface BundledNode {
@@ -41,19 +33,14 @@ export function isBundledCommand(command: string): command is BundledCommand {
 }
 
 /**
- * The Node runtime to copy into sandboxes: the binary the service runs on, or in the packaged app (where
- * that is Electron) the Node distribution shipped in `resources/node/` (`bin/node`, `lib/node_modules/npm`).
- * Null when there is none, or when the host is not Linux (its binary would not run in a Linux container).
+ * The Node runtime to copy into sandboxes: the host's (`../host-node.ts`), when the host is Linux on a CPU
+ * the container can run (a binary of another system would not run in a Linux container). Null otherwise.
  */
 export function bundledNode(host: HostProcess = process): BundledNode | null {
   const machines = MACHINES[host.arch];
-  if (host.platform !== 'linux' || !machines) return null;
-  const node = host.versions.electron
-    ? host.resourcesPath && path.join(host.resourcesPath, 'node', 'bin', 'node')
-    : host.execPath;
-  if (!node || !existsSync(node)) return null;
-  const npm = path.join(path.dirname(path.dirname(node)), 'lib', 'node_modules', 'npm');
-  return { node, npm: existsSync(path.join(npm, 'bin', 'npx-cli.js')) ? npm : null, machines };
+  const node = hostNode(host);
+  if (host.platform !== 'linux' || !machines || !node) return null;
+  return { ...node, machines };
 }
 
 /** Whether the runtime can provide `command` (`npx` needs npm beside node). */

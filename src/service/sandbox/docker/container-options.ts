@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import type { SandboxSpec } from '../sandbox-models';
 import { containerName, volumeName } from '../sandbox-id';
 import { installLabels, LABEL } from './labels';
+import { lentMount } from './lent-folders';
 import { SANDBOX_NETWORK } from './sandbox-network';
 
 export const WORKSPACE_DIR = '/workspace';
@@ -115,6 +116,7 @@ export function containerOptions(plan: ContainerPlan): Docker.ContainerCreateOpt
             DriverConfig: { Name: 'local', Options: {} },
           },
         },
+        lentMount(),
       ],
       NanoCpus: Math.round(limits.cpus * 1e9),
       Memory: limits.memoryBytes,

@@ -23,6 +23,7 @@ import { type DockerImages, type ImageContents, isRootUser } from './docker-imag
 import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
 import { firstProbeCommand, readAheadOf } from './first-probe';
 import { installFilter, LABEL } from './labels';
+import { LentFolders } from './lent-folders';
 import { ensureSandboxNetwork } from './sandbox-network';
 import { DockerWorkspace } from './docker-workspace';
 
@@ -61,6 +62,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   private watcher: DockerEventWatcher | null = null;
   /** What each new container's first probe read ahead, until its sandbox's start takes it. */
   private readonly readAheads = new Map<string, FileSurvey>();
+  private readonly lent: LentFolders;
 
   constructor(
     private readonly connection: DockerConnection,
@@ -69,7 +71,9 @@ export class DockerSandboxProvider implements SandboxProvider {
     private readonly config: DockerProviderConfig,
     private readonly logger: Logger,
     private readonly readAheadRoots: ReadAheadRoots = () => [],
-  ) {}
+  ) {
+    this.lent = new LentFolders(connection.client);
+  }
 
   async ensureAvailable(): Promise<void> {
     await this.connection.require();
@@ -218,6 +222,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       workspaceDir: WORKSPACE_DIR,
       workingDir: config.WorkingDir || WORKSPACE_DIR,
       appPorts: { ...APP_PORTS },
+      lent: this.lent,
     });
   }
 

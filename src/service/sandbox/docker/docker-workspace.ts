@@ -16,6 +16,7 @@ import { ShellSession } from '../shell/shell-session';
 import { bundledNode, isBundledCommand, RUNTIME_BIN } from './bundled-runtime';
 import { dockerExec } from './docker-exec';
 import { openDockerTerminal } from './docker-terminal';
+import type { LentFolders } from './lent-folders';
 import { provideBundledRuntime } from './runtime-copy';
 
 export interface DockerWorkspaceOptions {
@@ -28,6 +29,8 @@ export interface DockerWorkspaceOptions {
   /** The spec's working directory, e.g. `/workspace/project`. */
   workingDir: string;
   appPorts: AppPorts;
+  /** The folders lent to every sandbox of the engine. */
+  lent: LentFolders;
 }
 
 // Run as root: writes the helper ($2) to $1, where only root can change it.
@@ -45,6 +48,7 @@ export class DockerWorkspace implements SandboxWorkspace {
   readonly appPorts: AppPorts;
   readonly files: DockerSandboxFiles;
   private readonly container: Docker.Container;
+  private readonly lent: LentFolders;
   /** The agent's user, `dockhand` in Dockhand's images. */
   private readonly user: string;
 
@@ -56,6 +60,11 @@ export class DockerWorkspace implements SandboxWorkspace {
     this.workingDir = options.workingDir;
     this.appPorts = options.appPorts;
     this.files = new DockerSandboxFiles(this.container, { user: this.user });
+    this.lent = options.lent;
+  }
+
+  async lend(folder: string, name: string): Promise<string> {
+    return this.lent.lend(folder, name, (await this.container.inspect()).Config.Image);
   }
 
   exec(argv: string[], options: ExecOptions = {}): Promise<ExecResult> {

@@ -1,9 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { lstat, readdir, readlink, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { pack, type Pack } from 'tar-stream';
+import { addFile, addTree } from './archive-tree';
 import { dockerExec } from './docker-exec';
 import { type BundledCommand, type BundledNode, provides, RUNTIME_BIN, RUNTIME_DIR } from './bundled-runtime';
 
@@ -15,28 +14,6 @@ const copies = new Map<string, Promise<boolean>>();
 
 /** Archive paths are relative to `/`. */
 const inArchive = (absolute: string) => absolute.slice(1);
-
-function addFile(archive: Pack, name: string, source: string, mode: number, size: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const entry = archive.entry({ name, mode, size }, (error) => (error ? reject(error) : resolve()));
-    createReadStream(source).on('error', reject).pipe(entry);
-  });
-}
-
-/** Adds a folder's files, folders and symlinks under `name`. */
-async function addTree(archive: Pack, name: string, source: string): Promise<void> {
-  const info = await lstat(source);
-  if (info.isSymbolicLink()) {
-    archive.entry({ name, type: 'symlink', linkname: await readlink(source) });
-  } else if (info.isDirectory()) {
-    archive.entry({ name, type: 'directory', mode: 0o755 });
-    for (const child of (await readdir(source)).sort()) {
-      await addTree(archive, `${name}/${child}`, path.join(source, child));
-    }
-  } else if (info.isFile()) {
-    await addFile(archive, name, source, info.mode & 0o777, info.size);
-  }
-}
 
 /** Writes the runtime's archive: `bin/node`, and for `npx` npm's folder and an `npx` shim. */
 async function writeArchive(archive: Pack, runtime: BundledNode, command: BundledCommand): Promise<void> {

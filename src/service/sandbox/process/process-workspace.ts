@@ -58,6 +58,11 @@ export class ProcessWorkspace implements SandboxWorkspace {
     return processExec(argv, { env: { ...this.options.env, ...env }, cwd, timeout, maxOutput });
   }
 
+  /** Commands run on this computer: the folder is read where it is. */
+  lend(folder: string): Promise<string> {
+    return Promise.resolve(folder);
+  }
+
   realpath(path: string): Promise<string | null> {
     return localRealpath(path);
   }
