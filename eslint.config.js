@@ -16,7 +16,7 @@ const NO_DOCKERODE = {
  */
 const SERVICE_FLOORS = [
   ['routes', 'agent-server'],
-  ['conversations', 'local-repository', 'settings'],
+  ['conversations', 'local-repository', 'settings', 'gateway'],
   ['agent', 'acp', 'sandbox', 'git', 'mcp', 'microagents'],
   ['events', 'secrets', 'storage', 'http'],
 ];

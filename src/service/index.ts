@@ -14,6 +14,8 @@ import { AgentServers } from './agent-server/agent-servers';
 import { appConversationRoutes } from './routes/v1/app-conversations';
 import { v1EventRoutes } from './routes/v1/events';
 import { EventLog } from './events/event-log';
+import { conversationTargets, settingsBudget } from './gateway/gateway-target';
+import { ModelGateway } from './gateway/model-gateway';
 import { attachSocketServer } from './routes/v0/socket-server';
 import { ApiKeys } from './http/api-keys';
 import { createApp } from './http/app';
@@ -63,6 +65,8 @@ export interface DockhandService {
   readonly context: ServiceContext;
   /** The event log every conversation's events go through (tests write into it as the agent would). */
   readonly events: EventLog;
+  /** The model gateway the agents in sandboxes call instead of the provider (`endpointFor`). */
+  readonly gateway: ModelGateway;
   /** Stops accepting requests, closes connections and storage, removes the discovery file. */
   close(): Promise<void>;
 }
@@ -143,7 +147,15 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,
-    acp: acpHost((kind, onProgress) => agentInstalls.ensure(kind, onProgress), config.acp),
+    acp: acpHost(
+      {
+        install: (kind, onProgress) => agentInstalls.ensure(kind, onProgress),
+        // A process sandbox and a container on the host's network reach the gateway on this loopback port.
+        modelEndpoint: (conversationId) =>
+          Promise.resolve(gateway.endpointFor(conversationId, `http://127.0.0.1:${gateway.port}`)),
+      },
+      config.acp,
+    ),
     agentInstalls,
   };
 
@@ -151,6 +163,13 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   const conversationStore = new ConversationStore(db);
   const conversations = new ConversationService(context, events, conversationStore);
   conversations.init();
+  const gateway = new ModelGateway({
+    logger,
+    db,
+    targets: conversationTargets(context, conversationStore),
+    budgetLimits: settingsBudget(context),
+  });
+  conversations.onDeleted((id) => gateway.revoke(id));
   const appConversations = new AppConversations(
     context,
     conversations,
@@ -234,6 +253,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
   });
   await sandboxLayer.start();
   await agentServers.start();
+  await gateway.start();
   const url = `http://127.0.0.1:${port}`;
   const discoveryFile = writeDiscoveryFile(dataDir, url, port);
   if (secrets.status.state !== 'ok') {
@@ -249,6 +269,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     port,
     context,
     events,
+    gateway,
     close: async () => {
       // Socket clients go first, without socket.io closing the HTTP server (which would wait for open requests).
       sockets.disconnectSockets(true);
@@ -256,6 +277,7 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
       terminalSockets.closeAll('The service is closing');
       await terminals.closeAll();
       agentServers.close();
+      await gateway.close();
       await conversations.close();
       await sandboxLayer.sandboxes.close();
       await closeService(listening.server, () => {

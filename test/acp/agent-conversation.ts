@@ -21,7 +21,7 @@ import {
   AgentScript,
   events,
   installedAgent,
-  PLACEHOLDER_TOKEN,
+  GATEWAY_TOKEN_PREFIX,
   playScript,
   testAcpHost,
   untilAgentState,
@@ -33,6 +33,7 @@ export interface AgentDialect {
   kind: AcpAgentKind;
   /** The conversation's model in Dockhand's `provider/model` form; the title call goes there too. */
   llmModel: string;
+  /** The API the scripted provider is called with: the agent's own, or the one the gateway translates to. */
   api: ScriptedApi;
   bash(command: string): ScriptedReply;
   read(path: string): ScriptedReply;
@@ -84,7 +85,7 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
         channels: [{ marker: TITLE_MARKER, step: { text: 'Greeting file' } }],
       });
       playScript(llm, script);
-      service = await startSandboxService({ acp: testAcpHost(installed, llm) }, { network: 'host' });
+      service = await startSandboxService({ acp: testAcpHost(installed) }, { network: 'host' });
       await service.api('POST', '/api/settings', {
         body: {
           llm_model: agent.llmModel,
@@ -210,12 +211,10 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
         'hello, edited\n',
       );
 
-      // What the agent sent its model: the placeholder, never the key.
-      expect(script.turns.length).toBeGreaterThanOrEqual(4);
+      // The agent called the gateway with its placeholder; the provider got the real key, from the gateway.
       const agentCalls = llm.requests.filter((r) => r.api === agent.api && !r.rawBody.includes(TITLE_MARKER));
-      expect(agentCalls.map((r) => r.auth?.replace(/^Bearer /, ''))).toEqual(
-        agentCalls.map(() => PLACEHOLDER_TOKEN),
-      );
+      expect(agentCalls.length).toBeGreaterThanOrEqual(script.turns.length);
+      expect(agentCalls.every((r) => r.auth?.includes(CANARY))).toBe(true);
     }, 600_000);
 
     it('answers a follow-up with a new prompt, and a Stop cancels the turn and its pending permission', async () => {
@@ -313,7 +312,7 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
         ['sh', '-c', 'for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; echo; done'],
         { user: 'dockhand' },
       );
-      expect(processes.stdout).toContain(PLACEHOLDER_TOKEN); // the agent runs, with its placeholder
+      expect(processes.stdout).toContain(GATEWAY_TOKEN_PREFIX); // the agent runs, with its placeholder
       expect(processes.stdout).not.toContain(CANARY);
       const asRoot = await dockerExec(
         container,

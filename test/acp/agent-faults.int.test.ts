@@ -4,7 +4,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../support/scripted-llm';
 import { startTestService, type TestService } from '../support/service';
 import { until } from '../support/until';
 import { faultyAgent, type FaultyAgent } from './faulty-agent';
-import { events, PLACEHOLDER_TOKEN, untilAgentState } from './support';
+import { events, untilAgentState } from './support';
 
 if (process.platform !== 'linux')
   console.warn('Skipping the ACP agent fault test: process sandboxes need Linux');
@@ -25,13 +25,6 @@ describe.skipIf(process.platform !== 'linux')('an ACP agent that fails', () => {
       sandbox: { provider: 'process', idlePauseSeconds: 0 },
       acp: {
         install: () => Promise.resolve({ folder: agent.dir, lentName: 'faulty-agent' }),
-        modelEndpoint: () =>
-          Promise.resolve({
-            token: PLACEHOLDER_TOKEN,
-            anthropicBaseUrl: llm.origin,
-            openaiBaseUrl: llm.baseUrl,
-            geminiBaseUrl: llm.origin,
-          }),
         startTimeoutSeconds: 2,
       },
     });

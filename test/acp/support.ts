@@ -37,29 +37,15 @@ export async function installedAgent(kind: AcpAgentKind): Promise<InstalledAgent
   return installed;
 }
 
-/** The placeholder the test's model endpoint hands agents, as the model gateway's tokens look. */
-export const PLACEHOLDER_TOKEN = 'dockhand-gw-test-placeholder';
+/** How the model gateway's placeholder tokens begin (what the agents get instead of a key). */
+export const GATEWAY_TOKEN_PREFIX = 'dockhand-gw-';
 
 /**
- * The service's ACP host for a test: the agent from the test's install, and a model endpoint that points
- * straight at the scripted model server on 127.0.0.1 (it ignores keys) with a placeholder token.
+ * The service's ACP host for a test: the agent from the test's install; the model endpoint is the
+ * service's own gateway on 127.0.0.1 (a Docker sandbox reaches it with host networking).
  */
-export function testAcpHost(
-  installed: AgentFolder,
-  llm: ScriptedLlm,
-  startTimeoutSeconds = 120,
-): Partial<AcpHost> {
-  return {
-    install: () => Promise.resolve(installed),
-    modelEndpoint: () =>
-      Promise.resolve({
-        token: PLACEHOLDER_TOKEN,
-        anthropicBaseUrl: llm.origin,
-        openaiBaseUrl: llm.baseUrl,
-        geminiBaseUrl: llm.origin,
-      }),
-    startTimeoutSeconds,
-  };
+export function testAcpHost(installed: AgentFolder, startTimeoutSeconds = 120): Partial<AcpHost> {
+  return { install: () => Promise.resolve(installed), startTimeoutSeconds };
 }
 
 /**

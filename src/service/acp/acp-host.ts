@@ -34,15 +34,16 @@ export interface AcpHost {
 export const DEFAULT_START_TIMEOUT_S = 120;
 
 /**
- * The host of a service: agents from its installer, unless a test gives its own; until the model gateway
- * is wired in, no model endpoint, which a conversation that chose an ACP agent then fails its start with.
+ * The host of a service: agents from its installer and model endpoints from its gateway, unless a test
+ * gives its own.
  */
-export function acpHost(install: AcpHost['install'], given: Partial<AcpHost> = {}): AcpHost {
+export function acpHost(
+  service: Pick<AcpHost, 'install' | 'modelEndpoint'>,
+  given: Partial<AcpHost> = {},
+): AcpHost {
   return {
-    install: given.install ?? install,
-    modelEndpoint:
-      given.modelEndpoint ??
-      (() => Promise.reject(new Error('The model gateway that coding agents call is not running.'))),
+    install: given.install ?? service.install,
+    modelEndpoint: given.modelEndpoint ?? service.modelEndpoint,
     startTimeoutSeconds: given.startTimeoutSeconds ?? DEFAULT_START_TIMEOUT_S,
   };
 }

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { anthropicFormat } from './anthropic-format';
+import { geminiFormat } from './gemini-format';
 import { openAiFormat } from './openai-format';
+import { responsesFormat } from './responses-format';
 import { isFault } from './steps';
 import type { RecordedLlmRequest, ScriptedApi, ScriptedOutcome, ScriptedStep } from './steps';
 import { jsonResponse, type WireContext, type WireFormat, type WireResponse } from './wire';
@@ -12,18 +14,19 @@ export * from './steps';
 
 /**
  * A real HTTP server on 127.0.0.1 that answers model calls from a script: OpenAI Chat Completions
- * (`POST /v1/chat/completions`) and Anthropic Messages (`POST /v1/messages`), streamed or not, plus
- * `GET /v1/models` and Ollama's `GET /api/tags`. Each model call takes the next step; every request
+ * (`POST /v1/chat/completions`), OpenAI Responses (`POST /v1/responses`), Anthropic Messages
+ * (`POST /v1/messages`) and Gemini (`POST /v1beta/models/{model}:generateContent`, and
+ * `:streamGenerateContent`), streamed or not, plus `GET /v1/models` and Ollama's `GET /api/tags`. Each model call takes the next step; every request
  * is recorded.
  */
 export interface ScriptedLlm {
   /** `http://127.0.0.1:<port>/v1`: the base URL to configure a provider with. */
   baseUrl: string;
-  /** `http://127.0.0.1:<port>`: the root, as Ollama's native API is addressed. */
+  /** `http://127.0.0.1:<port>`: the root, as Ollama's native API and Gemini's base URL are addressed. */
   origin: string;
   /** Every request received, in order. */
   requests: RecordedLlmRequest[];
-  /** The model calls among them (chat completions and messages). */
+  /** The model calls among them (chat completions, responses, messages, Gemini generateContent). */
   readonly calls: RecordedLlmRequest[];
   /** Steps not yet played. */
   readonly remaining: number;
@@ -46,11 +49,20 @@ export interface ScriptedLlmOptions {
 const FORMATS: Partial<Record<ScriptedApi, WireFormat>> = {
   openai: openAiFormat,
   anthropic: anthropicFormat,
+  responses: responsesFormat,
+  gemini: geminiFormat,
 };
+
+const MODEL_CALLS: ScriptedApi[] = ['openai', 'anthropic', 'responses', 'gemini'];
+
+/** Gemini names the model and the streaming in the path: `/v1beta/models/{model}:{method}`. */
+const GEMINI_CALL = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
 function apiOf(method: string, path: string): ScriptedApi {
   if (method === 'POST' && path === '/v1/chat/completions') return 'openai';
   if (method === 'POST' && path === '/v1/messages') return 'anthropic';
+  if (method === 'POST' && path === '/v1/responses') return 'responses';
+  if (method === 'POST' && GEMINI_CALL.test(path)) return 'gemini';
   if (method === 'GET' && path === '/v1/models') return 'models';
   if (method === 'GET' && path === '/api/tags') return 'ollama-tags';
   return 'unknown';
@@ -149,9 +161,10 @@ export async function startScriptedLlm(
     format: WireFormat,
     request: RecordedLlmRequest,
   ): Promise<void> {
+    const geminiModel = GEMINI_CALL.exec(request.path)?.[1];
     const context: WireContext = {
       n: callCount,
-      model: typeof request.body?.model === 'string' ? request.body.model : 'scripted-model',
+      model: geminiModel ?? (typeof request.body?.model === 'string' ? request.body.model : 'scripted-model'),
       stream: request.stream,
       includeUsage:
         (request.body?.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
@@ -197,7 +210,8 @@ export async function startScriptedLlm(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const startedAt = performance.now();
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname;
     const method = req.method ?? 'GET';
     const rawBody = await readBody(req);
     const body = parseJson(rawBody);
@@ -209,10 +223,16 @@ export async function startScriptedLlm(
       path,
       api,
       headers,
-      auth: headers.authorization ?? headers['x-api-key'],
+      auth:
+        headers.authorization ??
+        headers['x-api-key'] ??
+        headers['x-goog-api-key'] ??
+        url.searchParams.get('key') ??
+        undefined,
       rawBody,
       body,
-      stream: body?.stream === true,
+      stream:
+        api === 'gemini' ? GEMINI_CALL.exec(path)?.[2] === 'streamGenerateContent' : body?.stream === true,
       clientClosed: false,
       startedAt,
       endedAt: null,
@@ -247,7 +267,7 @@ export async function startScriptedLlm(
     origin,
     requests,
     get calls() {
-      return requests.filter((r) => r.api === 'openai' || r.api === 'anthropic');
+      return requests.filter((r) => MODEL_CALLS.includes(r.api));
     },
     get remaining() {
       return queue.length;

@@ -41,6 +41,7 @@ function reply(reply: ScriptedReply, context: WireContext) {
     const message = {
       role: 'assistant',
       content: reply.text ?? null,
+      ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
       ...(calls.length
         ? {
             tool_calls: calls.map((call, i) => ({
@@ -69,6 +70,7 @@ function reply(reply: ScriptedReply, context: WireContext) {
   const delta = (value: Record<string, unknown>, finish: string | null = null) =>
     chunk({ choices: [{ index: 0, delta: value, finish_reason: finish }] });
   const events = [delta({ role: 'assistant', content: '' })];
+  for (const piece of textPieces(reply.reasoning ?? '')) events.push(delta({ reasoning_content: piece }));
   for (const piece of textPieces(reply.text ?? '')) events.push(delta({ content: piece }));
   calls.forEach((call, index) => {
     const [first = '', ...rest] = halves(argumentText(call));

@@ -24,10 +24,10 @@ function post(path: string, body: unknown, headers: Record<string, string> = {},
 async function events(response: Response): Promise<{ event?: string; data: string }[]> {
   const text = await response.text();
   return text
-    .split('\n\n')
+    .split(/\r?\n\r?\n/)
     .filter((block) => block.trim())
     .map((block) => {
-      const lines = block.split('\n');
+      const lines = block.split(/\r?\n/);
       const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
       const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '';
       return event === undefined ? { data } : { event, data };
@@ -230,5 +230,113 @@ describe('scripted LLM, connection faults and listings', () => {
     const tags = await (await fetch(`${llm.origin}/api/tags`)).json();
     expect(tags).toMatchObject({ models: [{ name: 'qwen2.5-coder:latest' }, { name: 'devstral' }] });
     expect(llm.calls).toHaveLength(0);
+  });
+});
+
+describe('scripted LLM, OpenAI Responses', () => {
+  it('streams the Responses events of a text and a tool call, with the usage in response.completed', async () => {
+    llm.push({
+      text: 'Hi there',
+      toolCalls: [{ id: 'call_x', name: 'shell', args: { command: 'ls' } }],
+      usage: { input: 8, output: 2, cacheRead: 4 },
+    });
+    const response = await post(
+      '/v1/responses',
+      { model: 'gpt-5', stream: true, input: 'hi' },
+      { authorization: 'Bearer k1' },
+    );
+    const received = await events(response);
+    expect(received.map((e) => e.event)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    const last = JSON.parse(received.at(-1)?.data ?? '{}') as Record<string, unknown>;
+    expect(last).toMatchObject({
+      type: 'response.completed',
+      response: {
+        status: 'completed',
+        model: 'gpt-5',
+        output: [
+          { type: 'message', content: [{ type: 'output_text', text: 'Hi there' }] },
+          { type: 'function_call', call_id: 'call_x', name: 'shell', arguments: '{"command":"ls"}' },
+        ],
+        usage: { input_tokens: 12, input_tokens_details: { cached_tokens: 4 }, output_tokens: 2 },
+      },
+    });
+    expect(llm.calls[0]).toMatchObject({ api: 'responses', auth: 'Bearer k1', stream: true });
+  });
+
+  it('answers without streaming, and errors in the OpenAI format', async () => {
+    llm.push({ text: 'Whole.' }, faults.rateLimited(3));
+    const whole = await post('/v1/responses', { model: 'gpt-5', input: 'hi' });
+    expect(await whole.json()).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      output: [{ type: 'message' }],
+    });
+    const limited = await post('/v1/responses', { model: 'gpt-5', input: 'hi' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('3');
+    expect(await limited.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+  });
+});
+
+describe('scripted LLM, Gemini', () => {
+  it('streams chunks per text piece with alt=sse, the call whole in the last one with the usage', async () => {
+    llm.push({
+      text: 'Let me see',
+      toolCalls: [{ name: 'run_shell_command', args: { command: 'ls' } }],
+      usage: { input: 20, output: 4 },
+    });
+    const response = await post(
+      '/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse',
+      { contents: [] },
+      { 'x-goog-api-key': 'g1' },
+    );
+    const chunks = (await events(response)).map((e) => JSON.parse(e.data) as Record<string, unknown>);
+    expect(chunks).toHaveLength(4);
+    expect(chunks[0]).toEqual({
+      candidates: [{ content: { role: 'model', parts: [{ text: 'Let ' }] }, index: 0 }],
+      modelVersion: 'gemini-2.5-pro',
+      responseId: 'gemini-1',
+    });
+    expect(chunks[3]).toMatchObject({
+      candidates: [
+        {
+          content: { parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }] },
+          finishReason: 'STOP',
+        },
+      ],
+      usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 4, totalTokenCount: 24 },
+    });
+    expect(llm.calls[0]).toMatchObject({ api: 'gemini', auth: 'g1', stream: true });
+  });
+
+  it('answers generateContent whole (key in the query), and errors in the Google format', async () => {
+    llm.push({ text: 'Whole.' }, faults.unauthorized());
+    const whole = await post('/v1beta/models/gemini-2.5-flash:generateContent?key=g2', { contents: [] });
+    expect(await whole.json()).toMatchObject({
+      candidates: [{ content: { role: 'model', parts: [{ text: 'Whole.' }] }, finishReason: 'STOP' }],
+      usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20 },
+    });
+    expect(llm.calls[0]).toMatchObject({ auth: 'g2', stream: false });
+    const refused = await post('/v1beta/models/gemini-2.5-flash:generateContent', { contents: [] });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      error: { code: 401, message: 'Incorrect API key provided', status: 'UNAUTHENTICATED' },
+    });
   });
 });

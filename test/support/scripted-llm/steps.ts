@@ -1,4 +1,4 @@
-/** What the scripted LLM server plays, one step per model call (chat completion or message). */
+/** What the scripted LLM server plays, one step per model call (chat completion, response, message, Gemini). */
 
 export interface ScriptedToolCall {
   /** Defaults to `call_<n>` (OpenAI) or `toolu_<n>` (Anthropic). */
@@ -23,6 +23,11 @@ export interface ScriptedUsage {
 
 export interface ScriptedReply {
   text?: string;
+  /**
+   * The model's reasoning before its text, as reasoning servers send it in Chat Completions
+   * (`reasoning_content`, as DeepSeek, vLLM and LM Studio do); the other formats leave it out.
+   */
+  reasoning?: string;
   toolCalls?: ScriptedToolCall[];
   /** `null` sends no usage at all; omitted means 100 input and 20 output tokens. */
   usage?: ScriptedUsage | null;
@@ -66,7 +71,8 @@ export type ScriptedOutcome = ScriptedReply | ScriptedFault;
 export type ScriptedStep =
   ScriptedOutcome | ((request: RecordedLlmRequest) => ScriptedOutcome | Promise<ScriptedOutcome>);
 
-export type ScriptedApi = 'openai' | 'anthropic' | 'models' | 'ollama-tags' | 'unknown';
+export type ScriptedApi =
+  'openai' | 'anthropic' | 'responses' | 'gemini' | 'models' | 'ollama-tags' | 'unknown';
 
 export interface RecordedLlmRequest {
   /** Position among all requests the server received, from 0. */
@@ -76,7 +82,7 @@ export interface RecordedLlmRequest {
   api: ScriptedApi;
   /** Lower-cased header names; values as sent, including `authorization` / `x-api-key`. */
   headers: Record<string, string>;
-  /** The credential as sent: the `authorization` header, else `x-api-key`. */
+  /** The credential as sent: the `authorization` header, else `x-api-key`, `x-goog-api-key` or `?key=`. */
   auth: string | undefined;
   rawBody: string;
   /** The parsed JSON body, or undefined when there is none or it is not JSON. */
