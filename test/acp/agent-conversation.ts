@@ -31,6 +31,8 @@ import {
 /** How one agent's model calls look: its tools as the scripted model calls them, and its wire API. */
 export interface AgentDialect {
   kind: AcpAgentKind;
+  /** What the test adds to the agent's name (the model's wire when the gateway translates). */
+  variant?: string;
   /** The conversation's model in Dockhand's `provider/model` form; the title call goes there too. */
   llmModel: string;
   /** The API the scripted provider is called with: the agent's own, or the one the gateway translates to. */
@@ -51,10 +53,13 @@ const LONG = 'python3 -c "import time; time.sleep(600)"';
 
 const awaiting = (e: V0Event) => e.args?.confirmation_state === 'awaiting_confirmation';
 
-/** The names of the tools in a model request, in the Anthropic or the OpenAI shape. */
+/** The names of the tools in a model request: Anthropic, OpenAI Chat and Responses, or Gemini shapes. */
 export function toolNames(request: RecordedLlmRequest): string[] {
-  return ((request.body?.tools as { name?: string; function?: { name?: string } }[] | undefined) ?? []).map(
-    (tool) => tool.name ?? tool.function?.name ?? '',
+  type Tool = { name?: string; function?: { name?: string }; functionDeclarations?: { name: string }[] };
+  return ((request.body?.tools as Tool[] | undefined) ?? []).flatMap((tool) =>
+    tool.functionDeclarations
+      ? tool.functionDeclarations.map((declaration) => declaration.name)
+      : [tool.name ?? tool.function?.name ?? ''],
   );
 }
 
@@ -69,7 +74,7 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
   const label = acpAgent(agent.kind).label;
   const dockerSkip = await dockerSkipReason();
   if (dockerSkip) console.warn(`Skipping the ${label} conversation: ${dockerSkip}`);
-  describe.skipIf(dockerSkip !== null)(`${label} over ACP in a Docker sandbox`, () => {
+  describe.skipIf(dockerSkip !== null)(`${label}${agent.variant ?? ''} over ACP in a Docker sandbox`, () => {
     /** The real key the settings hold: it must never reach the sandbox. */
     const CANARY = `sk-canary-${randomBytes(12).toString('hex')}`;
     let llm: ScriptedLlm;

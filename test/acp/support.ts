@@ -99,17 +99,25 @@ export async function untilAgentState(service: TestService, id: string, state: s
   return events(service, id);
 }
 
-/** Waits for an event that `match` accepts. */
+/** Waits for an event that `match` accepts; on a timeout, prints the conversation's last events. */
 export async function untilEvent(
   service: TestService,
   id: string,
   match: (event: V0Event) => boolean,
   what: string,
 ): Promise<V0Event> {
-  const all = await until(
-    () => events(service, id),
-    (list) => list.some(match),
-    what,
-  );
-  return all.find(match) as V0Event;
+  try {
+    const all = await until(
+      () => events(service, id),
+      (list) => list.some(match),
+      what,
+    );
+    return all.find(match) as V0Event;
+  } catch (error) {
+    console.log(
+      `Last events while waiting for ${what}:`,
+      JSON.stringify((await events(service, id)).slice(-6), null, 1),
+    );
+    throw error;
+  }
 }

@@ -8,6 +8,7 @@ import {
   type PermissionOption,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionModeState,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -281,9 +282,10 @@ export class AcpAgent {
     if (saved && (capabilities.loadSession || capabilities.sessionCapabilities?.resume)) {
       this.loading = true;
       try {
-        if (capabilities.sessionCapabilities?.resume)
-          await agent.request('session/resume', { sessionId: saved, ...where });
-        else await agent.request('session/load', { sessionId: saved, ...where });
+        const opened = capabilities.sessionCapabilities?.resume
+          ? await agent.request('session/resume', { sessionId: saved, ...where })
+          : await agent.request('session/load', { sessionId: saved, ...where });
+        await askingMode(connection, saved, opened.modes);
         this.instructed = true;
         return { connection, stream, sessionId: saved, init };
       } catch (error) {
@@ -292,7 +294,8 @@ export class AcpAgent {
         this.loading = false;
       }
     }
-    const { sessionId } = await agent.request('session/new', { ...where });
+    const { sessionId, modes } = await agent.request('session/new', { ...where });
+    await askingMode(connection, sessionId, modes);
     this.session = sessionId;
     deps.session.save(sessionId);
     if (lost) this.note(lost);
@@ -440,6 +443,21 @@ export class AcpAgent {
     this.current = state;
     this.deps.append(agentStateChanged(state, reason));
   }
+}
+
+/**
+ * The session's mode where the agent asks before it changes anything: `default` where the agent has one
+ * (Claude Code starts some models in `auto`, where it decides itself), so that Dockhand's confirmation mode
+ * is the one that decides.
+ */
+async function askingMode(
+  connection: ClientConnection,
+  sessionId: string,
+  modes?: SessionModeState | null,
+): Promise<void> {
+  if (!modes || modes.currentModeId === 'default') return;
+  if (!modes.availableModes.some((mode) => mode.id === 'default')) return;
+  await connection.agent.request('session/set_mode', { sessionId, modeId: 'default' });
 }
 
 function pick(

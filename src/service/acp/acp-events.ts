@@ -55,6 +55,9 @@ interface Call {
   locations: { path: string }[];
   rawInput: unknown;
   rawOutput: unknown;
+  /** What a terminal of the agent's own printed for it, and its exit code (Codex's `_meta` extension). */
+  terminalOutput: string;
+  exitCode: number | null;
   /** The id of its action event once recorded, and its confirmation state then. */
   actionId: number | null;
   answered: boolean;
@@ -108,6 +111,7 @@ function outputText(raw: unknown): string {
 }
 
 function exitCodeOf(call: Call): number {
+  if (call.exitCode !== null) return call.exitCode;
   const raw = record(call.rawOutput);
   const code = raw.exit_code ?? raw.exitCode ?? raw.returncode ?? record(raw.metadata).exit;
   if (typeof code === 'number') return code;
@@ -252,7 +256,7 @@ function observationOf(call: Call, actionId: number, metadata: CallMetadata): Ne
         source: 'agent',
         message: `Command \`${command}\` executed with exit code ${exitCode}.`,
         observation: 'run',
-        content: outputText(call.rawOutput) || text,
+        content: call.terminalOutput || outputText(call.rawOutput) || text,
         extras: { command, hidden: false, metadata: { exit_code: exitCode } },
         success: exitCode === 0,
         ...answer,
@@ -460,6 +464,8 @@ export class AcpEvents {
       locations: [],
       rawInput: undefined,
       rawOutput: undefined,
+      terminalOutput: '',
+      exitCode: null,
       actionId: null,
       answered: false,
     };
@@ -470,6 +476,11 @@ export class AcpEvents {
     if (update.locations) call.locations = update.locations;
     if (update.rawInput !== undefined) call.rawInput = update.rawInput;
     if (update.rawOutput !== undefined) call.rawOutput = update.rawOutput;
+    const meta = record(update._meta);
+    const delta = str(record(meta.terminal_output_delta).data);
+    if (delta) call.terminalOutput += delta;
+    const exit = record(meta.terminal_exit).exit_code;
+    if (typeof exit === 'number') call.exitCode = exit;
     this.calls.set(call.id, call);
     return call;
   }
