@@ -42,6 +42,10 @@ export interface AgentDialect {
   edit(path: string, oldText: string, newText: string): ScriptedReply;
   /** The agent's own turns (they carry its tools), told from its side calls (titles and the like). */
   isTurn(request: RecordedLlmRequest): boolean;
+  /** The agent cannot load its earlier session after a restart (Gemini CLI): the context is lost, and said so. */
+  forgetsLoadedSession?: boolean;
+  /** The agent does not send a command's output over ACP (Gemini CLI). */
+  silentCommands?: boolean;
   /** The agent ends its turn when a permission is rejected (opencode) instead of asking its model again. */
   rejectionEndsTurn?: boolean;
   /** A `pgrep -f` pattern of the agent's process (bracketed so that it does not match itself). */
@@ -163,7 +167,8 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
         body: { action: 'change_agent_state', args: { agent_state: 'user_confirmed' } },
       });
       const output = await untilEvent(service, id, (e) => e.observation === 'run', 'the command output');
-      expect(output.content).toContain('hello');
+      // Gemini CLI reports a command's end without its output.
+      if (!agent.silentCommands) expect(output.content).toContain('hello');
       expect(output.extras).toMatchObject({ metadata: { exit_code: 0 } });
 
       // 2. The edit asks too; confirmed over V0 with the agent's own option.
@@ -303,10 +308,15 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
         (list) => list.some((e) => e.action === 'message' && e.source === 'agent' && e.id >= before),
         'the answer after the resume',
       );
+      const notes = answered.slice(before).filter((e) => e.observation === 'error');
+      if (agent.forgetsLoadedSession) {
+        // The user is told that the agent starts over, and it does.
+        console.log(`${label} after the resume: ${notes.map((e) => e.content).join('\n')}`);
+        expect(notes.map((e) => e.content).join('\n')).toContain('does not remember what came before');
+      } else expect(notes).toEqual([]);
       expect(answered.filter((e) => e.source === 'agent' && e.action === 'message').at(-1)?.message).toBe(
-        'You asked for a greeting file.',
+        agent.forgetsLoadedSession ? 'I forgot.' : 'You asked for a greeting file.',
       );
-      expect(answered.slice(before).filter((e) => e.observation === 'error')).toEqual([]);
       await untilAgentState(service, id, 'awaiting_user_input');
     }, 300_000);
 
