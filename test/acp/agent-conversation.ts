@@ -321,37 +321,51 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
     }, 300_000);
 
     it('leaves the real key nowhere in the sandbox, its processes, its files, the events or the trajectory', async () => {
-      const container = docker.getContainer(containerName(sandboxId));
-      const processes = await dockerExec(
-        container,
-        ['sh', '-c', 'for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; echo; done'],
-        { user: 'dockhand' },
-      );
-      expect(processes.stdout).toContain(GATEWAY_TOKEN_PREFIX); // the agent runs, with its placeholder
-      expect(processes.stdout).not.toContain(CANARY);
-      const asRoot = await dockerExec(
-        container,
-        ['sh', '-c', 'for p in /proc/[0-9]*; do cat $p/cmdline 2>/dev/null; echo; done'],
-        { user: 'root' },
-      );
-      expect(asRoot.stdout).not.toContain(CANARY);
-      const files = await dockerExec(
-        container,
-        [
-          'sh',
-          '-c',
-          `grep -rl -- "$1" /tmp /workspace /root /home /opt/dockhand 2>/dev/null; true`,
-          'sh',
-          CANARY,
-        ],
-        { user: 'root' },
-      );
-      expect(files.stdout.trim()).toBe('');
-      const stored = JSON.stringify(await events(service, id));
-      expect(stored).not.toContain(CANARY);
-      const trajectory = await service.api('GET', `/api/conversations/${id}/trajectory`);
-      expect(trajectory.status).toBe(200);
-      expect(trajectory.text).not.toContain(CANARY);
+      await expectKeyNowhere(service, id, sandboxId, CANARY);
     }, 120_000);
   });
+}
+
+/**
+ * The canary rule: the real key the settings hold is nowhere in the sandbox — not in the environment or the
+ * command line of any process, not in any file under its HOMEs, the workspace or the lent folders — nor in
+ * the conversation's events or trajectory; the agent runs with the gateway's placeholder instead.
+ */
+export async function expectKeyNowhere(
+  service: TestService,
+  id: string,
+  sandboxId: string,
+  canary: string,
+): Promise<void> {
+  const container = docker.getContainer(containerName(sandboxId));
+  const processes = await dockerExec(
+    container,
+    ['sh', '-c', 'for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; echo; done'],
+    { user: 'dockhand' },
+  );
+  expect(processes.stdout).toContain(GATEWAY_TOKEN_PREFIX); // the agent runs, with its placeholder
+  expect(processes.stdout).not.toContain(canary);
+  const asRoot = await dockerExec(
+    container,
+    ['sh', '-c', 'for p in /proc/[0-9]*; do cat $p/cmdline 2>/dev/null; echo; done'],
+    { user: 'root' },
+  );
+  expect(asRoot.stdout).not.toContain(canary);
+  const files = await dockerExec(
+    container,
+    [
+      'sh',
+      '-c',
+      `grep -rl -- "$1" /tmp /workspace /root /home /opt/dockhand /opt/dockhand-lent 2>/dev/null; true`,
+      'sh',
+      canary,
+    ],
+    { user: 'root' },
+  );
+  expect(files.stdout.trim()).toBe('');
+  const stored = JSON.stringify(await events(service, id));
+  expect(stored).not.toContain(canary);
+  const trajectory = await service.api('GET', `/api/conversations/${id}/trajectory`);
+  expect(trajectory.status).toBe(200);
+  expect(trajectory.text).not.toContain(canary);
 }

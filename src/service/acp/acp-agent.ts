@@ -30,6 +30,8 @@ export interface AcpAgentDeps {
   /** Starts the agent's process in the sandbox, speaking ACP on its stdio. */
   launch(): Promise<Transport>;
   mcpServers: McpServer[];
+  /** The session mode the agent is put in when it has it (`agent-launch.ts`, `sessionModeOf`). */
+  sessionMode: string | null;
   /** Off: Dockhand answers every permission request `allow_once` itself, and records that it did. */
   confirmationMode: boolean;
   /** Sent before the first message of a new session (the conversation's instructions). */
@@ -285,7 +287,7 @@ export class AcpAgent {
         const opened = capabilities.sessionCapabilities?.resume
           ? await agent.request('session/resume', { sessionId: saved, ...where })
           : await agent.request('session/load', { sessionId: saved, ...where });
-        await askingMode(connection, saved, opened.modes);
+        await setMode(connection, saved, opened.modes, deps.sessionMode);
         this.instructed = true;
         return { connection, stream, sessionId: saved, init };
       } catch (error) {
@@ -295,7 +297,7 @@ export class AcpAgent {
       }
     }
     const { sessionId, modes } = await agent.request('session/new', { ...where });
-    await askingMode(connection, sessionId, modes);
+    await setMode(connection, sessionId, modes, deps.sessionMode);
     this.session = sessionId;
     deps.session.save(sessionId);
     if (lost) this.note(lost);
@@ -445,19 +447,16 @@ export class AcpAgent {
   }
 }
 
-/**
- * The session's mode where the agent asks before it changes anything: `default` where the agent has one
- * (Claude Code starts some models in `auto`, where it decides itself), so that Dockhand's confirmation mode
- * is the one that decides.
- */
-async function askingMode(
+/** Puts the session in `wanted` when the agent offers that mode and is in another. */
+async function setMode(
   connection: ClientConnection,
   sessionId: string,
-  modes?: SessionModeState | null,
+  modes: SessionModeState | null | undefined,
+  wanted: string | null,
 ): Promise<void> {
-  if (!modes || modes.currentModeId === 'default') return;
-  if (!modes.availableModes.some((mode) => mode.id === 'default')) return;
-  await connection.agent.request('session/set_mode', { sessionId, modeId: 'default' });
+  if (!wanted || !modes || modes.currentModeId === wanted) return;
+  if (!modes.availableModes.some((mode) => mode.id === wanted)) return;
+  await connection.agent.request('session/set_mode', { sessionId, modeId: wanted });
 }
 
 function pick(

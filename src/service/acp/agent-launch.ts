@@ -26,6 +26,23 @@ interface AgentSetup {
   files: ConfigFile[];
 }
 
+/**
+ * The session mode each agent runs in: the one where it asks before it changes anything, so that Dockhand's
+ * confirmation mode decides (Claude Code starts some models in `auto`, where it decides itself); for Codex
+ * full access, as its own sandbox cannot work in a container (its per-turn mode would otherwise put the
+ * commands in that sandbox whatever `config.toml` says).
+ */
+const SESSION_MODES: Record<AcpAgentSpec['kind'], string | null> = {
+  'claude-code': 'default',
+  codex: 'agent-full-access',
+  gemini: 'default',
+  opencode: null,
+};
+
+export function sessionModeOf(spec: AcpAgentSpec): string | null {
+  return SESSION_MODES[spec.kind];
+}
+
 /** The model name an agent sends: Dockhand's `provider/model` without the provider. */
 export function agentModelName(model: string): string {
   const slash = model.indexOf('/');

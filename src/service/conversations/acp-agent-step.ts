@@ -3,7 +3,7 @@ import { AcpAgent } from '../acp/acp-agent';
 import { acpMcpServers } from '../acp/acp-mcp-servers';
 import { acpAgent } from '../acp/agent-catalog';
 import { lendAgent, type LentAgent } from '../acp/agent-lending';
-import { agentModelName, prepareLaunch } from '../acp/agent-launch';
+import { agentModelName, prepareLaunch, sessionModeOf } from '../acp/agent-launch';
 import { confirmationSettings } from '../agent/confirmation-policy';
 import { generateTitle } from '../agent/title';
 import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
@@ -82,6 +82,7 @@ export async function buildAcpAgent(
     cwd: inputs.repoDir,
     launch: () => workspace.target.mcpStdioTransport(command),
     mcpServers: acpMcpServers(servers),
+    sessionMode: sessionModeOf(spec),
     confirmationMode: confirmationSettings(settings).confirmationMode,
     instructions: record.request.conversation_instructions,
     append: (event) => start.appendEvent(event),
