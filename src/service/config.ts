@@ -1,3 +1,4 @@
+import type { AcpHost } from './acp/acp-host';
 import type { Logger } from 'pino';
 import type { LlmFactory } from './agent/llm/llm-types';
 import { llmTimingFromEnv, type LlmTiming } from './agent/llm/retry-policy';
@@ -54,6 +55,8 @@ export interface ServiceConfig {
   limits?: Partial<ConversationLimits>;
   /** Makes the agents' model clients; default `createLlmClient`. */
   llmFactory?: LlmFactory;
+  /** The coding agents' installs and model endpoints (tests give their own). */
+  acp?: Partial<AcpHost>;
 }
 
 /** A ServiceConfig whose environment-backed options are all set. */

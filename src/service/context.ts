@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AcpHost } from './acp/acp-host';
 import type { AgentInstalls } from './acp/agent-installs';
 import type { AgentStateStore } from './agent/agent-state-store';
 import type { LlmFactory } from './agent/llm/llm-types';
@@ -48,6 +49,8 @@ export interface ServiceContext {
   /** Makes the model client of each conversation's agent. */
   llmFactory: LlmFactory;
   limits: ConversationLimits;
+  /** What coding agents over ACP need: their install and the model gateway's endpoint. */
+  acp: AcpHost;
   /** The coding agents installed for ACP conversations (installed on first use). */
   agentInstalls: AgentInstalls;
   /** Each conversation's saved agent state (what the loop needs to go on after a restart). */

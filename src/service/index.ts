@@ -4,6 +4,7 @@ import path from 'node:path';
 import { resolveServiceConfig, type ServiceConfig } from './config';
 import { privateFolder } from './data-dir';
 import { AgentStateStore } from './agent/agent-state-store';
+import { acpHost } from './acp/acp-host';
 import { createLlmClient } from './agent/llm/llm-client';
 import { EditHistory } from './agent/tools/str-replace-editor/edit-history';
 import type { ServiceContext } from './context';
@@ -171,6 +172,15 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     sandboxSpecs: sandboxLayer.specs,
     llmFactory: config.llmFactory ?? createLlmClient,
     limits: config.limits,
+    acp: acpHost(
+      {
+        install: (kind, onProgress) => agentInstalls.ensure(kind, onProgress),
+        // A process sandbox and a container on the host's network reach the gateway on this loopback port.
+        modelEndpoint: (conversationId) =>
+          Promise.resolve(gateway.endpointFor(conversationId, `http://127.0.0.1:${gateway.port}`)),
+      },
+      config.acp,
+    ),
     agentInstalls,
     agentStates: new AgentStateStore(db),
     editHistory: (conversationId) => new EditHistory(db, conversationId),

@@ -23,6 +23,7 @@ export function blankConversation(
     parentConversationId: null,
     llmModel: null,
     agent: 'dockhand',
+    acpSession: null,
     request: { initial_user_msg: null, image_urls: [], conversation_instructions: null },
     createdAt: now,
     lastUpdatedAt: now,

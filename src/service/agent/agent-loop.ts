@@ -19,7 +19,7 @@ import { interruptedActions, RESTART_INTERRUPTED } from './interrupted-actions';
 import type { LlmResponse, LlmRetryInfo } from './llm/llm-types';
 import type { AgentLoopDeps } from './loop-config';
 import { LoopEvents } from './loop-events';
-import type { DockhandEvent, LlmMetrics } from '../events/model/dockhand-event';
+import type { DockhandEvent, LlmMetrics, NewDockhandEvent } from '../events/model/dockhand-event';
 import { callFromV0 } from '../events/model/v0-codec';
 import { resumedState, type RequestedState } from './loop-state';
 import { queuedCalls } from './model-reply';
@@ -31,10 +31,32 @@ import { Risk } from './security/rules-analyzer';
 import { type BudgetState, StepBudget } from './step-budget';
 import { gateToolCall, type GatedCall } from './tool-call-gate';
 import { executeBashTool } from './tools/execute-bash';
+import type { ToolContext } from './tools/tool';
 
 export type { AgentLoopConfig, AgentLoopDeps, Recall, StatusUpdate } from './loop-config';
 export { NOT_EXECUTED_FINISHED, NOT_EXECUTED_REJECTED, STOPPED_NOT_EXECUTED } from './call-queue';
 export { REJECTED_TEXT } from './loop-events';
+
+/**
+ * A command the user typed, run in the conversation's shell and recorded as the user's action and its
+ * output (whichever agent the conversation runs). Only the shell of `context` is used.
+ */
+export async function runUserCommand(
+  add: (event: NewDockhandEvent) => { id: number },
+  context: Pick<ToolContext, 'shell'>,
+  command: string,
+  isInput: boolean,
+): Promise<void> {
+  const args = { command, is_input: isInput };
+  const event = add({
+    ...executeBashTool.toAction(args, ''),
+    source: 'user',
+    confirmation: 'confirmed',
+    securityRisk: Risk.UNKNOWN,
+  });
+  const observation = await executeBashTool.execute(args, context as ToolContext);
+  add({ ...observation, source: 'user', cause: event.id });
+}
 
 export const REPLAY_ENDED_BY_REJECTION = 'The replay ended: a recorded action was rejected.';
 
@@ -176,17 +198,9 @@ export class AgentLoop {
 
   /** A command the user typed: run in the shell between agent steps and recorded as the user's. */
   runUserCommand(command: string, isInput: boolean): void {
-    this.running = this.chain(async () => {
-      const args = { command, is_input: isInput };
-      const event = this.log.add({
-        ...executeBashTool.toAction(args, ''),
-        source: 'user',
-        confirmation: 'confirmed',
-        securityRisk: Risk.UNKNOWN,
-      });
-      const observation = await executeBashTool.execute(args, this.deps.toolContext);
-      this.log.add({ ...observation, source: 'user', cause: event.id });
-    });
+    this.running = this.chain(() =>
+      runUserCommand((event) => this.log.add(event), this.deps.toolContext, command, isInput),
+    );
   }
 
   /** Resolves when no step is running (for callers that wait for the agent to settle). */

@@ -1,5 +1,5 @@
-import type { AgentLoopConfig } from '../agent/agent-loop';
-import { createAgent, type Agent } from '../agent/create-agent';
+import type { AgentLoop, AgentLoopConfig } from '../agent/agent-loop';
+import { createAgent } from '../agent/create-agent';
 import { supportsVision } from '../agent/llm/model-table';
 import { BUILTIN_TOOLS } from '../agent/tools/registry';
 import type { McpToolset } from '../mcp/mcp-toolset';
@@ -7,6 +7,7 @@ import { withRequestMcpKeys } from '../mcp/request-mcp-keys';
 import type { McpStdioServer, Microagent } from '../microagents/microagent';
 import type { AppPort } from '../microagents/workspace-context';
 import type { SandboxWorkspace } from '../sandbox/sandbox-workspace';
+import type { ConversationAgent } from './conversation-agent';
 import { workspaceRecall } from './recall-step';
 import type { Workspace } from './sandbox-step';
 import { exposedCustomSecrets } from './sandbox-secrets';
@@ -65,7 +66,18 @@ export function recallOf(
   });
 }
 
-/** The last start step: the agent, on the workspace, with what it recalls and the MCP tools. */
+/** The conversation's agent as the runtime drives it, whichever it is. */
+export interface StartedAgent {
+  agent: ConversationAgent;
+  /** A title from the first message (one model call; a cut message when it fails). */
+  title(message: string): Promise<string | null>;
+  /** Step 11: starts the agent's work; answers the message the conversation is named after. */
+  begin(first: boolean): string | null;
+  /** Ends what the agent runs (its process, for an agent over ACP). */
+  close(): Promise<void>;
+}
+
+/** The last start step for Dockhand's own agent: its loop, on the workspace, with its recall and MCP tools. */
 export function buildAgent(
   start: StartContext,
   inputs: {
@@ -75,10 +87,10 @@ export function buildAgent(
     recall: AgentLoopConfig['recall'];
     mcp: McpToolset;
   },
-): Agent {
+): StartedAgent {
   const { ctx, record } = start;
   const { workspace, mcp } = inputs;
-  return createAgent(ctx, {
+  const { loop, title } = createAgent(ctx, {
     conversationId: record.id,
     events: start.events,
     settings: ctx.settings.stored() ?? {},
@@ -100,6 +112,33 @@ export function buildAgent(
     onStatus: (update) => start.status(update),
     saveState: (state) => ctx.agentStates.save(record.id, state),
   });
+  return {
+    agent: loop,
+    title,
+    begin: (first) => beginLoop(start, loop, first),
+    close: () => Promise.resolve(),
+  };
+}
+
+/**
+ * Step 11: after a restart the loop goes on from its saved state; else a first start replays `replay_json`
+ * or sends the first message. Returns the message the conversation is named after.
+ */
+function beginLoop(start: StartContext, loop: AgentLoop, first: boolean): string | null {
+  if (start.saved) {
+    loop.resume(start.saved);
+    return null;
+  }
+  const request = start.record.request;
+  const message = first ? request.initial_user_msg : null;
+  const initial = message ? { content: message, imageUrls: request.image_urls } : null;
+  const opening = first ? request.replay?.[0] : undefined;
+  if (opening?.kind === 'message' && request.replay) {
+    loop.startReplay(request.replay, initial);
+    return opening.content;
+  }
+  loop.start(initial ?? undefined);
+  return message;
 }
 
 /** The app ports: where apps listen in the sandbox, and the URL the user opens (the published one if any). */

@@ -1,8 +1,10 @@
 import { START_STAGES, type StartFailureInfo, type StartStage } from '../../shared/api/start-stage';
-import type { AgentLoop, StatusUpdate } from '../agent/agent-loop';
+import type { StatusUpdate } from '../agent/agent-loop';
 import type { SavedAgentState } from '../agent/agent-state-store';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
+import type { StartedAgent } from './agent-step';
+import type { ConversationAgent } from './conversation-agent';
 import type { ConversationRecord } from './conversation-store';
 import type { RepositoryConsent } from './repository-code';
 import type { StartContext } from './start-context';
@@ -24,9 +26,8 @@ export interface RuntimeHooks {
  * (`start-plan.ts`) and reports its progress as start stages.
  */
 export class ConversationRuntime {
-  private agent: AgentLoop | null = null;
+  private started: StartedAgent | null = null;
   private readonly closing = new AbortController();
-  private titler: ((message: string) => Promise<string | null>) | null = null;
   /** The agent's state before the service restarted (null for a conversation that never ran). */
   private saved: SavedAgentState | null = null;
   private readonly opened: Opened = {
@@ -47,8 +48,9 @@ export class ConversationRuntime {
     this.progress = new StageProgress(START_STAGES, (stage) => hooks.stage({ stage }));
   }
 
-  get loop(): AgentLoop | null {
-    return this.agent;
+  /** The conversation's agent, Dockhand's loop or a coding agent over ACP (null until the start made it). */
+  get agent(): ConversationAgent | null {
+    return this.started?.agent ?? null;
   }
 
   /** The user's say over the repository's code while the start waits for it (null before the workspace). */
@@ -68,9 +70,7 @@ export class ConversationRuntime {
       (stage) => this.progress.reach(stage),
       this.closing.signal,
     );
-    const agent = await this.run.results.agent;
-    this.agent = agent.loop;
-    this.titler = agent.title;
+    this.started = await this.run.results.agent;
     this.progress.reach('ready');
   }
 
@@ -87,39 +87,23 @@ export class ConversationRuntime {
     return startFailureOf(error, this.progress.current);
   }
 
-  /**
-   * Step 11: after a restart the agent goes on from its saved state; else a first start replays
-   * `replay_json` or sends the first message. Returns the message the conversation is named after.
-   */
+  /** Step 11: the agent begins (`StartedAgent.begin`). Returns the message the conversation is named after. */
   beginAgent(first: boolean): string | null {
-    const loop = this.agent;
-    if (!loop) return null;
-    if (this.saved) {
-      loop.resume(this.saved);
-      return null;
-    }
-    const request = this.record.request;
-    const message = first ? request.initial_user_msg : null;
-    const initial = message ? { content: message, imageUrls: request.image_urls } : null;
-    const opening = first ? request.replay?.[0] : undefined;
-    if (opening?.kind === 'message' && request.replay) {
-      loop.startReplay(request.replay, initial);
-      return opening.content;
-    }
-    loop.start(initial ?? undefined);
-    return message;
+    return this.started?.begin(first) ?? null;
   }
 
   /** A title for the conversation from its first message (one model call; a cut message when it fails). */
   async title(message: string): Promise<string | null> {
-    return this.titler ? this.titler(message) : null;
+    return this.started ? this.started.title(message) : null;
   }
 
   /** Stops the agent and closes the shell; the sandbox stays (it idles and is paused later). */
   async close(): Promise<void> {
     this.closing.abort();
-    if (this.agent && !['stopped', 'error', 'finished'].includes(this.agent.state)) await this.agent.stop();
-    await this.agent?.settled();
+    const agent = this.agent;
+    if (agent && !['stopped', 'error', 'finished'].includes(agent.state)) await agent.stop();
+    await this.started?.close();
+    await agent?.settled();
     const opened = this.opened;
     await opened.mcp?.close();
     opened.mcp = null;

@@ -173,8 +173,8 @@ export class ConversationService {
 
   info(record: ConversationRecord): ConversationInfo {
     const sandbox = record.sandboxId ? this.ctx.sandboxes.find(record.sandboxId) : null;
-    // The loop's own state first: it changes even when the disk is too full to record the change.
-    const agentState = this.runtimes.get(record.id)?.loop?.state ?? record.agentState;
+    // The agent's own state first: it changes even when the disk is too full to record the change.
+    const agentState = this.runtimes.get(record.id)?.agent?.state ?? record.agentState;
     return {
       conversation_id: record.id,
       title: record.title,
@@ -221,7 +221,7 @@ export class ConversationService {
 
   /** The running agent's model and budget so far, or null when no agent runs. */
   liveUsage(id: string): AgentLoop['usage'] | null {
-    return this.runtimes.get(id)?.loop?.usage ?? null;
+    return this.runtimes.get(id)?.agent?.usage ?? null;
   }
 
   list(query: {
@@ -307,6 +307,7 @@ export class ConversationService {
       parentConversationId: options.parentId ?? null,
       llmModel: options.llmModel ?? null,
       agent: request.agent ?? this.ctx.settings.stored()?.default_agent ?? DEFAULTS.default_agent,
+      acpSession: null,
       request: start,
       createdAt: now,
       lastUpdatedAt: now,
@@ -398,7 +399,7 @@ export class ConversationService {
     ) {
       throw httpError(409, 'Agent is not awaiting confirmation');
     }
-    await loop.changeState(state, action.args.reason ?? '');
+    await loop.changeState(state, action.args.reason ?? '', action.args.option_id);
   }
 
   /** Called for every deleted conversation (start tasks and other records that refer to it). */
@@ -496,9 +497,9 @@ export class ConversationService {
 
   private runningLoop(id: string) {
     const record = this.require(id);
-    const loop = this.runtimes.get(id)?.loop;
-    if (record.status === 'STOPPED' || !loop) throw httpError(409, `Conversation ${id} is not running`);
-    return loop;
+    const agent = this.runtimes.get(id)?.agent;
+    if (record.status === 'STOPPED' || !agent) throw httpError(409, `Conversation ${id} is not running`);
+    return agent;
   }
 
   private async checkStartable(modelOverride?: string | null): Promise<void> {
@@ -515,7 +516,7 @@ export class ConversationService {
 
   private isIdle(id: string): boolean {
     const runtime = this.runtimes.get(id);
-    return !runtime || IDLE_STATES.has(runtime.loop?.state ?? null);
+    return !runtime || IDLE_STATES.has(runtime.agent?.state ?? null);
   }
 
   /** At the cap, stops the oldest idle running conversation; none idle -> 409. */
@@ -562,7 +563,7 @@ export class ConversationService {
   private async run(runtime: ConversationRuntime, record: ConversationRecord, first: boolean): Promise<void> {
     try {
       await runtime.start();
-      if (this.runtimes.get(record.id) !== runtime || !runtime.loop) return;
+      if (this.runtimes.get(record.id) !== runtime || !runtime.agent) return;
       this.update(record.id, { status: 'RUNNING' });
       const message = runtime.beginAgent(first);
       if (message) this.nameAfter(record.id, message);

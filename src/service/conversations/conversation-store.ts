@@ -38,6 +38,8 @@ export interface ConversationRecord {
   llmModel: string | null;
   /** The agent the conversation runs: Dockhand's own or a coding agent over ACP. */
   agent: AgentKind;
+  /** The ACP session of a coding agent, loaded again when the agent restarts (null: none yet). */
+  acpSession: string | null;
   request: StartRequest;
   createdAt: string;
   lastUpdatedAt: string;
@@ -60,6 +62,7 @@ interface Row {
   parent_conversation_id: string | null;
   llm_model: string | null;
   agent: AgentKind;
+  acp_session: string | null;
   request: string;
   created_at: string;
   last_updated_at: string;
@@ -83,6 +86,7 @@ function fromRow(row: Row): ConversationRecord {
     parentConversationId: row.parent_conversation_id,
     llmModel: row.llm_model,
     agent: row.agent,
+    acpSession: row.acp_session,
     request: JSON.parse(row.request) as StartRequest,
     createdAt: row.created_at,
     lastUpdatedAt: row.last_updated_at,
@@ -105,6 +109,7 @@ const COLUMNS: Record<keyof Omit<ConversationRecord, 'id'>, string> = {
   parentConversationId: 'parent_conversation_id',
   llmModel: 'llm_model',
   agent: 'agent',
+  acpSession: 'acp_session',
   request: 'request',
   createdAt: 'created_at',
   lastUpdatedAt: 'last_updated_at',

@@ -1,10 +1,11 @@
-import type { Agent } from '../agent/create-agent';
+import type { LentAgent } from '../acp/agent-lending';
 import { confirmationSettings } from '../agent/confirmation-policy';
 import type { CredentialBroker } from '../git/credential-broker';
 import { gitSandbox } from '../git/git-sandbox';
 import type { McpToolset } from '../mcp/mcp-toolset';
 import { SurveyedFiles } from '../sandbox/files/surveyed-files';
-import { buildAgent, connectMcp, recallOf } from './agent-step';
+import { buildAcpAgent, installAcpAgent, runsAcpAgent } from './acp-agent-step';
+import { buildAgent, connectMcp, recallOf, type StartedAgent } from './agent-step';
 import { gitHookStep, type HookStep } from './hook-step';
 import { loadConversationMicroagents, type LoadedMicroagents } from './recall-step';
 import { RepositoryConsent } from './repository-code';
@@ -39,8 +40,11 @@ export interface StartResults {
   hooks: HookStep;
   hookApproved: number | null;
   microagents: LoadedMicroagents;
-  mcp: McpToolset;
-  agent: Agent;
+  /** Dockhand's connections to the MCP servers (null: an agent over ACP connects them itself). */
+  mcp: McpToolset | null;
+  /** The coding agent over ACP, lent to the sandbox (null: Dockhand's own agent). */
+  lent: LentAgent | null;
+  agent: StartedAgent;
   shellStarted: unknown;
   initialized: unknown;
   hookInstalled: unknown;
@@ -161,22 +165,32 @@ export function startPlan(start: StartContext, opened: Opened): StartPlan<StartR
     mcp: step(
       ['mcpModule', 'sandbox', 'microagents', 'setup', 'hookApproved'],
       async ({ mcpModule, sandbox, microagents }) => {
+        if (runsAcpAgent(start)) return null;
         const mcp = await connectMcp(start, mcpModule, sandbox.target, microagents.servers);
         opened.mcp = mcp;
         return mcp;
       },
       { stage: 'connecting_mcp' },
     ),
+    lent: step(['sandbox'], ({ sandbox }) => installAcpAgent(start, sandbox.target)),
     agent: step(
-      ['workspace', 'secretEnv', 'apiKey', 'repository', 'microagents', 'setup', 'mcp'],
-      ({ workspace, secretEnv, apiKey, repository, microagents, setup, mcp }) =>
-        buildAgent(start, {
-          workspace,
-          secretEnv,
-          apiKey,
-          recall: recallOf(start, workspace, repository.dir, microagents.microagents, setup),
-          mcp,
-        }),
+      ['workspace', 'secretEnv', 'apiKey', 'repository', 'microagents', 'setup', 'mcp', 'lent'],
+      ({ workspace, secretEnv, apiKey, repository, microagents, setup, mcp, lent }) =>
+        lent
+          ? buildAcpAgent(start, {
+              workspace,
+              lent,
+              apiKey,
+              repoDir: repository.dir,
+              microagentServers: microagents.servers,
+            })
+          : buildAgent(start, {
+              workspace,
+              secretEnv,
+              apiKey,
+              recall: recallOf(start, workspace, repository.dir, microagents.microagents, setup),
+              mcp: mcp as McpToolset,
+            }),
     ),
     shellStarted: step(['workspace'], ({ workspace }) => workspace.started, { waiter: 'commands' }),
     initialized: step(['repository'], ({ repository }) => repository.initialized, { waiter: 'commands' }),

@@ -145,4 +145,9 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
     name: 'events stored as Dockhand events; earlier rows stay V0 events, read through the V0 mapper',
     sql: `ALTER TABLE events ADD COLUMN format TEXT NOT NULL DEFAULT 'v0';`,
   },
+  {
+    version: 11,
+    name: 'the ACP session of a conversation run by a coding agent (to load it again after a restart)',
+    sql: `ALTER TABLE conversations ADD COLUMN acp_session TEXT;`,
+  },
 ];

@@ -233,6 +233,8 @@ export const UserActionRequest = z.discriminatedUnion('action', [
       agent_state: z.enum(['running', 'paused', 'stopped', 'user_confirmed', 'user_rejected']),
       thought: z.string().optional(),
       reason: z.string().optional(),
+      /** Dockhand: which of a coding agent's permission options answers it (`args.acp_options` of the action). */
+      option_id: z.string().max(200).optional(),
     }),
   }),
   z.strictObject({
