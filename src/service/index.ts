@@ -66,6 +66,8 @@ import { DEFAULTS, SettingsService } from './settings/settings-service';
 import { type Db, openDatabase } from './storage/database';
 
 export const VERSION = '1.0.0';
+/** The port on a linked sandbox's loopback where its agents reach the model gateway. */
+const GATEWAY_PORT_IN_SANDBOX = 39217;
 export const DISCOVERY_FILE = 'server.json';
 
 export interface DockhandService {
@@ -175,9 +177,16 @@ export async function createService(options: ServiceConfig): Promise<DockhandSer
     acp: acpHost(
       {
         install: (kind, onProgress) => agentInstalls.ensure(kind, onProgress),
-        // A process sandbox and a container on the host's network reach the gateway on this loopback port.
-        modelEndpoint: (conversationId) =>
-          Promise.resolve(gateway.endpointFor(conversationId, `http://127.0.0.1:${gateway.port}`)),
+        modelEndpoint: async (conversationId, sandboxId) => {
+          // A sandbox with a link (gated, bridge) reaches the gateway on a port of its own loopback that the
+          // link forwards here; a process sandbox and a container on the host's network on its loopback port.
+          if (!sandboxLayer.link(sandboxId)) {
+            return gateway.endpointFor(conversationId, `http://127.0.0.1:${gateway.port}`);
+          }
+          const target = { host: '127.0.0.1' as const, port: gateway.port };
+          await sandboxLayer.forwardIn(sandboxId, GATEWAY_PORT_IN_SANDBOX, target);
+          return gateway.endpointFor(conversationId, `http://127.0.0.1:${GATEWAY_PORT_IN_SANDBOX}`);
+        },
       },
       config.acp,
     ),

@@ -50,6 +50,11 @@ export interface AgentDialect {
   rejectionEndsTurn?: boolean;
   /** A `pgrep -f` pattern of the agent's process (bracketed so that it does not match itself). */
   process: string;
+  /**
+   * The sandbox's network: `host` (default) reaches the gateway on its loopback port; `gated` has only
+   * loopback and reaches it through the link's port forwarded into the sandbox.
+   */
+  network?: 'host' | 'gated';
 }
 
 const WORKDIR = '/workspace/project';
@@ -94,7 +99,10 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
         channels: [{ marker: TITLE_MARKER, step: { text: 'Greeting file' } }],
       });
       playScript(llm, script);
-      service = await startSandboxService({ acp: testAcpHost(installed) }, { network: 'host' });
+      service = await startSandboxService(
+        { acp: testAcpHost(installed) },
+        { network: agent.network ?? 'host' },
+      );
       await service.api('POST', '/api/settings', {
         body: {
           llm_model: agent.llmModel,

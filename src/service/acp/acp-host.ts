@@ -25,8 +25,8 @@ export interface AgentFolder {
 export interface AcpHost {
   /** The installed agent, installed first when it is not (its progress as notes). */
   install(kind: AcpAgentKind, onProgress: (message: string) => void): Promise<AgentFolder>;
-  /** The conversation's model endpoint, as the sandbox reaches it. */
-  modelEndpoint(conversationId: string): Promise<ModelEndpoint>;
+  /** The conversation's model endpoint, as its sandbox reaches it. */
+  modelEndpoint(conversationId: string, sandboxId: string): Promise<ModelEndpoint>;
   /** How long an agent may take to answer `initialize` and open its session before it counts as hung. */
   startTimeoutSeconds: number;
 }

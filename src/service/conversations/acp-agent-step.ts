@@ -62,7 +62,7 @@ export async function buildAcpAgent(
   const { workspace } = inputs;
   const settings = ctx.settings.stored() ?? {};
   const model = conversationModel(start);
-  const endpoint = await ctx.acp.modelEndpoint(record.id);
+  const endpoint = await ctx.acp.modelEndpoint(record.id, workspace.target.sandboxId);
   const command = await prepareLaunch(
     workspace.target,
     spec,
