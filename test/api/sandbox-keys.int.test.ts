@@ -165,19 +165,28 @@ describe.skipIf(process.platform !== 'linux')('sandbox keys', () => {
     expect((await service.api('GET', '/api/conversations/keyed-paused', { key })).status).toBe(200);
   });
 
+  // On a service of its own: a rotated session key would shut the other tests (in any order) out.
   it('rotates with the session key', async () => {
-    const info = await createConversation(service, { conversation_id: 'keyed-rotation' });
-    const old = info.session_api_key as string;
-    const rotated = await service.api('POST', '/api/session-api-key/rotate');
-    const next = (rotated.json as { session_api_key: string }).session_api_key;
-    expect((await service.api('GET', '/api/conversations/keyed-rotation', { key: old })).status).toBe(401);
-    const fresh = (await service.api('GET', '/api/conversations/keyed-rotation', { key: next })).json as Info;
-    expect(fresh.session_api_key).toBe(sandboxKey(next, info.sandbox_id as string));
-    expect(fresh.session_api_key).not.toBe(old);
-    const withNew = await service.api('GET', '/api/conversations/keyed-rotation', {
-      key: fresh.session_api_key,
-    });
-    expect(withNew.status).toBe(200);
+    const own = await startTestService({ sandbox: { provider: 'process', idlePauseSeconds: 0 } });
+    try {
+      await own.api('POST', '/api/settings', {
+        body: { llm_model: 'openai/gpt-4o', llm_base_url: llm.baseUrl },
+      });
+      const info = await createConversation(own, { conversation_id: 'keyed-rotation' });
+      const old = info.session_api_key as string;
+      const rotated = await own.api('POST', '/api/session-api-key/rotate');
+      const next = (rotated.json as { session_api_key: string }).session_api_key;
+      expect((await own.api('GET', '/api/conversations/keyed-rotation', { key: old })).status).toBe(401);
+      const fresh = (await own.api('GET', '/api/conversations/keyed-rotation', { key: next })).json as Info;
+      expect(fresh.session_api_key).toBe(sandboxKey(next, info.sandbox_id as string));
+      expect(fresh.session_api_key).not.toBe(old);
+      const withNew = await own.api('GET', '/api/conversations/keyed-rotation', {
+        key: fresh.session_api_key,
+      });
+      expect(withNew.status).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 });
 

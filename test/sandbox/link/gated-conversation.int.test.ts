@@ -30,7 +30,8 @@ except urllib.error.HTTPError as e:
   print(e.code, end=""); sys.exit(3)' ${url}`,
   );
 
-describe.skipIf(skip !== null)('a conversation in a gated sandbox', () => {
+// One conversation's network, step by step: the allow of one test is what a later one relies on, so in order.
+describe.skipIf(skip !== null)('a conversation in a gated sandbox', { shuffle: false }, () => {
   let service: TestService;
   let llm: ScriptedLlm;
   let web: Awaited<ReturnType<typeof startWebServer>>;
