@@ -20,7 +20,8 @@ const ENV_NAMES = [
   'ELECTRON_RENDERER_URL',
 ];
 
-describe('the main process, wired to a fake Electron', () => {
+// One run of the main process, from start to quit: the quit case ends it, so the cases keep their order.
+describe('the main process, wired to a fake Electron', { shuffle: false }, () => {
   let dataDir: string;
   const savedEnv = new Map(ENV_NAMES.map((name) => [name, process.env[name]]));
   const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
