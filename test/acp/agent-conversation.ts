@@ -236,7 +236,7 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
     }, 600_000);
 
     it('answers a follow-up with a new prompt, and a Stop cancels the turn and its pending permission', async () => {
-      script.add({ text: 'Still here.' });
+      script.add({ after: 'Are you there?', outcome: { text: 'Still here.' } });
       await service.api('POST', `/api/conversations/${id}/message`, { body: { message: 'Are you there?' } });
       await until(
         () => events(service, id),
@@ -245,7 +245,7 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
       );
       await untilAgentState(service, id, 'awaiting_user_input');
 
-      script.add(agent.bash(LONG));
+      script.add({ after: 'Wait a while.', outcome: agent.bash(LONG) });
       await service.api('POST', `/api/conversations/${id}/message`, { body: { message: 'Wait a while.' } });
       await untilEvent(
         service,

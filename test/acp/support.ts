@@ -52,8 +52,16 @@ export function testAcpHost(installed: AgentFolder, startTimeoutSeconds = 120): 
  * A script for an agent that also makes calls of its own (titles, topic checks): requests `isTurn` accepts
  * take the next outcome of `turns`; the others are answered `other`. Push `steps(n)` into the server.
  */
+type Outcome = ScriptedOutcome | ((request: RecordedLlmRequest) => ScriptedOutcome);
+
+/** An outcome for the first turn whose request carries `after` (a user message), not for a call before it. */
+export interface AfterMessage {
+  after: string;
+  outcome: Outcome;
+}
+
 export class AgentScript {
-  private readonly queue: (ScriptedOutcome | ((request: RecordedLlmRequest) => ScriptedOutcome))[] = [];
+  private readonly queue: (Outcome | AfterMessage)[] = [];
   readonly turns: RecordedLlmRequest[] = [];
 
   constructor(
@@ -61,7 +69,7 @@ export class AgentScript {
     private readonly other: ScriptedOutcome = { text: 'ok' },
   ) {}
 
-  add(...outcomes: (ScriptedOutcome | ((request: RecordedLlmRequest) => ScriptedOutcome))[]): void {
+  add(...outcomes: (Outcome | AfterMessage)[]): void {
     this.queue.push(...outcomes);
   }
 
@@ -71,10 +79,14 @@ export class AgentScript {
 
   step = (request: RecordedLlmRequest): ScriptedOutcome => {
     if (!this.isTurn(request)) return this.other;
+    const head = this.queue[0];
+    // A call the agent makes on its own between turns (with its tools) is not the turn the step waits for.
+    if (head && 'after' in head && !request.rawBody.includes(head.after)) return this.other;
     this.turns.push(request);
     const next = this.queue.shift();
     if (!next) return { text: 'The script has nothing more.' };
-    return typeof next === 'function' ? next(request) : next;
+    const outcome = 'after' in next ? next.outcome : next;
+    return typeof outcome === 'function' ? outcome(request) : outcome;
   };
 }
 
