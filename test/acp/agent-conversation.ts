@@ -26,6 +26,7 @@ import {
   testAcpHost,
   untilAgentState,
   untilEvent,
+  startAgentConversation,
 } from './support';
 
 /** How one agent's model calls look: its tools as the scripted model calls them, and its wire API. */
@@ -128,30 +129,7 @@ export async function describeAgentConversation(agent: AgentDialect): Promise<vo
       );
       // An agent that goes on after a rejection asks its model once more.
       if (!agent.rejectionEndsTurn) script.add({ text: 'I made greeting.txt and left it in place.' });
-      const task = (
-        await service.api('POST', '/api/v1/app-conversations', {
-          body: {
-            agent: agent.kind,
-            initial_message: { content: [{ type: 'text', text: 'Write a greeting file.' }] },
-          },
-        })
-      ).json as { id: string };
-      const ready = await until(
-        async () =>
-          (
-            (await service.api('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json as {
-              status: string;
-              detail: string | null;
-              app_conversation_id: string;
-              sandbox_id: string;
-            }[]
-          )[0],
-        (t) => t?.status === 'READY' || t?.status === 'ERROR',
-        'the start task',
-      );
-      expect(ready, ready?.detail ?? '').toMatchObject({ status: 'READY' });
-      id = ready?.app_conversation_id as string;
-      sandboxId = ready?.sandbox_id as string;
+      ({ id, sandboxId } = await startAgentConversation(service, agent.kind, 'Write a greeting file.'));
       const conversation = (await service.api('GET', `/api/v1/app-conversations/${id}`)).json as {
         agent: string;
         conversation_url: string;

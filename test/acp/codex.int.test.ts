@@ -18,6 +18,7 @@ import {
   testAcpHost,
   untilAgentState,
   untilEvent,
+  startAgentConversation,
 } from './support';
 
 const dockerSkip = await dockerSkipReason();
@@ -66,30 +67,7 @@ describe.skipIf(dockerSkip !== null)('Codex over ACP in a Docker sandbox', () =>
     script.add(exec('printf "hello\\n" > greeting.txt && cat greeting.txt'), {
       text: 'I wrote greeting.txt.',
     });
-    const task = (
-      await service.api('POST', '/api/v1/app-conversations', {
-        body: {
-          agent: 'codex',
-          initial_message: { content: [{ type: 'text', text: 'Write a greeting file.' }] },
-        },
-      })
-    ).json as { id: string };
-    const ready = await until(
-      async () =>
-        (
-          (await service.api('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json as {
-            status: string;
-            detail: string | null;
-            app_conversation_id: string;
-            sandbox_id: string;
-          }[]
-        )[0],
-      (t) => t?.status === 'READY' || t?.status === 'ERROR',
-      'the start task',
-    );
-    expect(ready, ready?.detail ?? '').toMatchObject({ status: 'READY' });
-    id = ready?.app_conversation_id as string;
-    sandboxId = ready?.sandbox_id as string;
+    ({ id, sandboxId } = await startAgentConversation(service, 'codex', 'Write a greeting file.'));
 
     const output = await untilEvent(service, id, (e) => e.observation === 'run', 'the command output');
     expect(output.content).toContain('hello');

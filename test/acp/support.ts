@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import type { AcpAgentKind } from '../../src/shared/api/agents';
@@ -132,4 +133,32 @@ export async function untilEvent(
     );
     throw error;
   }
+}
+
+/** Starts a V1 conversation of `agent` with `text` and waits for its start task: the conversation and sandbox. */
+export async function startAgentConversation(
+  service: TestService,
+  agent: AcpAgentKind,
+  text: string,
+): Promise<{ id: string; sandboxId: string }> {
+  const task = (
+    await service.api('POST', '/api/v1/app-conversations', {
+      body: { agent, initial_message: { content: [{ type: 'text', text }] } },
+    })
+  ).json as { id: string };
+  const ready = await until(
+    async () =>
+      (
+        (await service.api('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json as {
+          status: string;
+          detail: string | null;
+          app_conversation_id: string;
+          sandbox_id: string;
+        }[]
+      )[0],
+    (t) => t?.status === 'READY' || t?.status === 'ERROR',
+    'the start task',
+  );
+  expect(ready, ready?.detail ?? '').toMatchObject({ status: 'READY' });
+  return { id: ready?.app_conversation_id as string, sandboxId: ready?.sandbox_id as string };
 }
