@@ -19,7 +19,10 @@ import {
   withoutStamp,
 } from './v0-fields';
 
-/** V0 wire events as Dockhand's events: those stored in the V0 format by earlier versions, and those producers still build. */
+/**
+ * V0 wire events as Dockhand's events: those stored in the V0 format by earlier versions, and those
+ * producers still build.
+ */
 
 type Fields<E> = E extends DockhandEvent ? Omit<E, keyof EventBase> : never;
 type Body0 = Fields<DockhandEvent> | null;
