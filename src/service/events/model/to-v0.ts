@@ -12,7 +12,9 @@ import {
   withoutStamp,
 } from './v0-fields';
 
-/** Dockhand's events as V0 wire events: what V0 clients get (REST pages, SSE, socket.io) and what V1 wraps. */
+/**
+ * Dockhand's events as V0 wire events: what V0 clients get (REST pages, SSE, socket.io) and what V1 wraps.
+ */
 
 type Body = Omit<V0Event, 'id' | 'timestamp' | 'source' | 'cause' | 'tool_call_metadata' | 'llm_metrics'>;
 
