@@ -5,9 +5,6 @@ import {
   type ContentBlock,
   type InitializeResponse,
   type McpServer,
-  type PermissionOption,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
   type SessionModeState,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
@@ -19,6 +16,7 @@ import type { RequestedState } from '../agent/loop-state';
 import type { ToolContext } from '../agent/tools/tool';
 import { toNewV0 } from '../events/model/v0-codec';
 import { AcpEvents } from './acp-events';
+import { AcpPermissions, CANCELLED } from './acp-permissions';
 import { agentStream, type AgentStream } from './acp-stream';
 
 /** What an agent over ACP needs from the conversation that runs it. */
@@ -55,13 +53,6 @@ interface Connected {
   init: InitializeResponse;
 }
 
-interface PendingPermission {
-  toolCallId: string;
-  options: PermissionOption[];
-  answer(response: RequestPermissionResponse): void;
-}
-
-const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
 const CONTEXT_LOST =
   'The agent could not load its earlier session, so it starts a new one: it does not remember what came before.';
 
@@ -89,7 +80,7 @@ export class AcpAgent {
   /** The connection whose end is expected (closed by Dockhand), so it is not reported as a crash. */
   private closing: ClientConnection | null = null;
   private live: Connected | null = null;
-  private readonly pending: PendingPermission[] = [];
+  private readonly permissions: AcpPermissions;
   private work: Promise<void> = Promise.resolve();
   private busy = 0;
   /** Updates of a session being loaded replay its history, recorded already: they are dropped. */
@@ -100,6 +91,10 @@ export class AcpAgent {
 
   constructor(private readonly deps: AcpAgentDeps) {
     this.events = new AcpEvents((event) => deps.append(event));
+    this.permissions = new AcpPermissions(this.events, deps.confirmationMode, {
+      get: () => this.current,
+      set: (state) => this.setState(state),
+    });
     this.session = deps.session.saved;
   }
 
@@ -120,7 +115,7 @@ export class AcpAgent {
   }
 
   sendMessage(content: string, imageUrls: string[] = []): void {
-    if (this.pending.length) this.reject('');
+    this.permissions.reject(''); // a request still waiting is rejected by the new message
     this.deps.append(toNewV0(userMessage(content, imageUrls)));
     this.setState('running');
     this.chain(() => this.prompt(content, imageUrls));
@@ -129,9 +124,9 @@ export class AcpAgent {
   async changeState(requested: RequestedState, reason = '', optionId?: string): Promise<void> {
     switch (requested) {
       case 'user_confirmed':
-        return this.confirm(optionId);
+        return this.permissions.confirm(optionId);
       case 'user_rejected':
-        return this.reject(reason, optionId);
+        return this.permissions.reject(reason, optionId);
       case 'stopped':
         return this.stop();
       case 'paused':
@@ -251,7 +246,9 @@ export class AcpAgent {
       if (connection && this.closing !== connection) this.ended(connection, error);
     });
     const app = client()
-      .onRequest('session/request_permission', (context) => this.permission(context.params, context.signal))
+      .onRequest('session/request_permission', (context) =>
+        this.halted() ? Promise.resolve(CANCELLED) : this.permissions.request(context.params, context.signal),
+      )
       .onNotification('session/update', (context) => this.updated(context.params));
     connection = app.connect(stream.stream);
     const opened = connection;
@@ -315,90 +312,11 @@ export class AcpAgent {
     if (!this.loading) this.events.update(notification.update);
   }
 
-  // ---- permissions ----
-
-  private permission(
-    request: RequestPermissionRequest,
-    signal: AbortSignal,
-  ): Promise<RequestPermissionResponse> {
-    if (this.halted()) return Promise.resolve(CANCELLED);
-    if (!this.deps.confirmationMode) {
-      const allow = pick(request.options, 'allow_once', 'allow_always');
-      if (allow) {
-        this.events.permissionGranted(request.toolCall, allow);
-        return Promise.resolve({ outcome: { outcome: 'selected', optionId: allow.optionId } });
-      }
-    }
-    this.events.permissionAsked(request.toolCall, request.options);
-    this.setState('awaiting_user_confirmation');
-    return new Promise((resolve) => {
-      const pending: PendingPermission = {
-        toolCallId: request.toolCall.toolCallId,
-        options: request.options,
-        answer: (response) => {
-          const at = this.pending.indexOf(pending);
-          if (at < 0) return;
-          this.pending.splice(at, 1);
-          resolve(response);
-        },
-      };
-      this.pending.push(pending);
-      // The agent withdrew the request (`$/cancel_request`): nobody is asked any more.
-      signal.addEventListener('abort', () => {
-        pending.answer(CANCELLED);
-        if (!this.pending.length && this.current === 'awaiting_user_confirmation') this.setState('running');
-      });
-    });
-  }
-
-  private confirm(optionId?: string): void {
-    const pending = this.pending[0];
-    if (!pending) return;
-    const option =
-      (optionId && pending.options.find((o) => o.optionId === optionId)) ||
-      pick(pending.options, 'allow_once', 'allow_always');
-    if (!option) return this.reject('', optionId);
-    this.setState('user_confirmed');
-    this.events.permissionAnswered(pending.toolCallId, 'confirmed', {
-      acp_permission: { option_id: option.optionId, kind: option.kind, answered_by: 'user' },
-    });
-    pending.answer({ outcome: { outcome: 'selected', optionId: option.optionId } });
-    this.afterAnswer();
-  }
-
-  /** A plain reject answers `reject_once` (else the agent's other reject option, else `cancelled`). */
-  private reject(reason: string, optionId?: string): void {
-    const pending = this.pending[0];
-    if (!pending) return;
-    const option =
-      (optionId && pending.options.find((o) => o.optionId === optionId)) ||
-      pick(pending.options, 'reject_once', 'reject_always');
-    this.setState('user_rejected');
-    this.events.permissionAnswered(
-      pending.toolCallId,
-      'rejected',
-      {
-        acp_permission: {
-          option_id: option?.optionId ?? null,
-          kind: option?.kind ?? 'cancelled',
-          answered_by: 'user',
-        },
-      },
-      reason,
-    );
-    pending.answer(option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : CANCELLED);
-    this.afterAnswer();
-  }
-
-  private afterAnswer(): void {
-    this.setState(this.pending.length ? 'awaiting_user_confirmation' : 'running');
-  }
-
   // ---- ending ----
 
   /** `session/cancel` for the turn in flight, every pending permission request answered `cancelled`. */
   private async cancelTurn(): Promise<void> {
-    for (const pending of [...this.pending]) pending.answer(CANCELLED);
+    this.permissions.cancelAll();
     const live = this.live;
     if (live && this.busy > 0) {
       await live.connection.agent
@@ -413,7 +331,7 @@ export class AcpAgent {
     if (live?.connection !== connection) return;
     this.live = null;
     this.connected = null;
-    for (const pending of [...this.pending]) pending.answer(CANCELLED);
+    this.permissions.cancelAll();
     const detail = live.stream.stderr();
     this.closing = connection;
     connection.close(error);
@@ -464,17 +382,6 @@ async function setMode(
   if (!wanted || !modes || modes.currentModeId === wanted) return;
   if (!modes.availableModes.some((mode) => mode.id === wanted)) return;
   await connection.agent.request('session/set_mode', { sessionId, modeId: wanted });
-}
-
-function pick(
-  options: PermissionOption[],
-  ...kinds: PermissionOption['kind'][]
-): PermissionOption | undefined {
-  for (const kind of kinds) {
-    const found = options.find((option) => option.kind === kind);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 /** Data-URL images as ACP image blocks (an http URL the agent cannot be handed without fetching it). */
