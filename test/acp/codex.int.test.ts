@@ -33,7 +33,8 @@ const agentMessages = (list: V0Event[]) =>
 // Codex (codex-acp) against the scripted OpenAI Responses API, through the gateway, in a Docker sandbox.
 // Its own sandbox cannot work in a container, so Dockhand runs it with full access inside the container; its
 // approvals belong to that sandbox, so it asks no permission (the other agents' tests cover confirmations).
-describe.skipIf(dockerSkip !== null)('Codex over ACP in a Docker sandbox', () => {
+// The cases are the steps of one conversation: they keep their order.
+describe.skipIf(dockerSkip !== null)('Codex over ACP in a Docker sandbox', { shuffle: false }, () => {
   const CANARY = `sk-canary-${randomBytes(12).toString('hex')}`;
   let llm: ScriptedLlm;
   let service: TestService;
