@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SandboxUsers } from '../sandbox/sandbox-service';
+import type { SandboxUsers } from '../sandbox/sandbox-users';
 
 /** What the sandbox layer's questions are answered from. */
 export interface ConversationControls {

@@ -11,7 +11,7 @@ import type { EventLog } from '../events/event-log';
 import { httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
-import type { SandboxUsers } from '../sandbox/sandbox-service';
+import type { SandboxUsers } from '../sandbox/sandbox-users';
 import { DEFAULTS } from '../settings/settings-service';
 import { ConversationRuntime } from './conversation-runtime';
 import { RUNTIME_STATUS, runtimeStatusOf, statusUpdateOf } from './start-status';
