@@ -53,7 +53,7 @@ import { sandboxSpecsRoutes } from './routes/v1/sandbox-specs';
 import { sandboxesRoutes } from './routes/v1/sandboxes';
 import type { SandboxSettings } from './sandbox/sandbox-models';
 import { createSandboxLayer } from './sandbox/sandbox-layer';
-import type { SandboxUsers } from './sandbox/sandbox-service';
+import type { SandboxUsers } from './sandbox/sandbox-users';
 import { ConversationEgress } from './conversations/conversation-egress';
 import { conversationNetworkRoutes } from './routes/v0/conversation-network';
 import { readAheadRoots } from './conversations/start-survey';

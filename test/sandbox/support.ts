@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { MemorySecretStore } from '../../src/service/secrets/memory-store';
 import { SessionKey } from '../../src/service/secrets/session-key';
 import { createSandboxLayer, type SandboxLayer } from '../../src/service/sandbox/sandbox-layer';
-import type { SandboxUsers } from '../../src/service/sandbox/sandbox-service';
+import type { SandboxUsers } from '../../src/service/sandbox/sandbox-users';
 import { type Db, openDatabase } from '../../src/service/storage/database';
 import { dockerExec } from '../../src/service/sandbox/docker/docker-exec';
 import type { SandboxConfig } from '../../src/service/sandbox/sandbox-config';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type {
   ConversationCreateRequest,
   ConversationInfo,
@@ -7,87 +6,26 @@ import type {
 } from '../../shared/api/conversations';
 import type { AgentLoop, StatusUpdate } from '../agent/agent-loop';
 import { errorObservation } from '../agent/agent-events';
-import { needsApiKey } from '../agent/llm/model-routing';
-import { checkRepositoryAccess } from '../git/repository-access';
-import { resolveLocalRepository } from '../local-repository/resolve-repository';
-import { isLocalRepository } from '../../shared/api/local-repository';
 import type { ServiceContext } from '../context';
 import type { EventLog } from '../events/event-log';
-import { HttpError, httpError } from '../http/errors';
+import { httpError } from '../http/errors';
 import { encodeCursor, decodeCursor } from '../http/page-cursor';
 import { forgetRequestMcpKeys, storeRequestMcpKeys } from '../mcp/request-mcp-keys';
-import type { SandboxUsers } from '../sandbox/sandbox-service';
-import { sandboxSecretNames } from './sandbox-secrets';
-import { sandboxKey } from '../secrets/sandbox-key';
+import type { SandboxUsers } from '../sandbox/sandbox-users';
 import { DEFAULTS } from '../settings/settings-service';
-import { conversationUrl } from './agent-server-url';
 import { ConversationRuntime } from './conversation-runtime';
 import { RUNTIME_STATUS, runtimeStatusOf, statusUpdateOf } from './start-status';
 import type { StartStage } from '../../shared/api/start-stage';
-import { conversationState } from '../../shared/conversation-state';
 import { ChangedFiles } from './changed-files';
 import type { WorkspaceAccess } from './workspace-access';
 import { IdleStop } from './idle-stop';
-import type { ConversationRecord, ConversationStore, StartRequest } from './conversation-store';
-import { assertImagesSupported, ImagesNotSupportedError } from '../agent/images';
-import { parseTrajectory, ReplayError } from '../agent/replay';
-import {
-  createMicroagentPrompt,
-  suggestedTaskPrompt,
-  UnsupportedProviderError,
-} from '../agent/prompts/task-prompts';
-
-/** Agent states in which a conversation may be stopped to make room for another. */
-const IDLE_STATES = new Set([
-  'awaiting_user_input',
-  'finished',
-  'error',
-  'stopped',
-  'paused',
-  'rejected',
-  null,
-]);
-
-/**
- * Agent states that end a turn of the agent (it waits, finished or gave up). Not `stopped`: the sandbox may
- * be pausing then, and an exec that starts in a container being frozen can hang.
- */
-const TURN_ENDS: ReadonlySet<string> = new Set([
-  'awaiting_user_input',
-  'finished',
-  'error',
-  'paused',
-  'rejected',
-]);
-
-function endEvent(id: string): string {
-  return `${id}\0end`;
-}
-
-function stageEvent(id: string): string {
-  return `${id}\0stage`;
-}
-
-function statusError(message: string, msgId: string): HttpError {
-  return new HttpError(400, { status: 'error', message, msg_id: msgId });
-}
-
-/** What V1 adds to a conversation's creation. */
-export interface CreateOptions {
-  version: 'V0' | 'V1';
-  title?: string | null;
-  llmModel?: string | null;
-  parentId?: string | null;
-  sandboxId?: string | null;
-  trigger?: string | null;
-  prNumber?: number[];
-}
-
-/** A status payload for live clients: `{status_update, type, id, message}` (not stored). */
-export interface StatusPayload extends StatusUpdate {
-  status_update: true;
-  conversation_title?: string;
-}
+import type { ConversationRecord, ConversationStore } from './conversation-store';
+import { conversationInfo } from './conversation-info';
+import { conversationSandboxUsers } from './conversation-sandbox-users';
+import { ConversationStatuses, type StatusPayload } from './conversation-statuses';
+import { checkStartable, startingText } from './start-request';
+import { newConversationRecord, requestedRepository, type CreateOptions } from './new-conversation';
+import { endsTurn, isIdleState } from './agent-activity';
 
 /**
  * The conversations: records, the start/stop lifecycle (STARTING, RUNNING, STOPPED), the concurrency cap,
@@ -97,16 +35,16 @@ export class ConversationService {
   private readonly runtimes = new Map<string, ConversationRuntime>();
   /** Where each conversation's last start is (in memory: a restart stops every conversation). */
   private readonly startStages = new Map<string, StartStage>();
-  private readonly statuses = new EventEmitter();
+  private readonly statuses = new ConversationStatuses();
   private readonly unsubscribe = new Map<string, () => void>();
   private readonly deleted: ((id: string) => void)[] = [];
-  /** The conversations each paused sandbox's pause stopped, started again when it resumes (api-contract §11, §14). */
-  private readonly stoppedByPause = new Map<string, string[]>();
   /** Conversations whose title is being generated. */
   private readonly naming = new Set<string>();
   private readonly idleStop: IdleStop;
   /** What each conversation changed in its repository, counted once per agent turn. */
   readonly changedFiles: ChangedFiles;
+  /** The conversations' side of their sandboxes: the sandbox layer asks before pausing a busy sandbox. */
+  readonly sandboxUsers: SandboxUsers;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -114,39 +52,21 @@ export class ConversationService {
     private readonly store: ConversationStore,
     workspaces: WorkspaceAccess,
   ) {
-    this.statuses.setMaxListeners(0);
     this.changedFiles = new ChangedFiles((id) => workspaces.open(id), ctx.logger);
     this.idleStop = new IdleStop({
       idleSeconds: ctx.limits.idleSeconds,
       running: () => [...this.runtimes.keys()].filter((id) => this.store.get(id)?.status === 'RUNNING'),
-      isIdle: (id) => this.isIdle(id) && this.statuses.listenerCount(id) === 0,
+      isIdle: (id) => this.isIdle(id) && this.statuses.listeners(id) === 0,
       stop: (id) => this.stop(id),
     });
+    this.sandboxUsers = conversationSandboxUsers({
+      onSandbox: (sandboxId) => this.store.bySandbox(sandboxId),
+      isIdle: (id) => this.isIdle(id),
+      stop: (id) => this.stop(id),
+      start: (id) => this.start(id),
+      logger: ctx.logger,
+    });
   }
-
-  /** The conversations' side of their sandboxes: the sandbox layer asks before pausing a busy sandbox. */
-  readonly sandboxUsers: SandboxUsers = {
-    isIdle: (sandboxId) => this.store.bySandbox(sandboxId).every((id) => this.isIdle(id)),
-    release: async (sandboxId, reason) => {
-      const ids = this.store.bySandbox(sandboxId);
-      const wasRunning = await Promise.all(ids.map((id) => this.stop(id)));
-      if (reason === 'pause')
-        this.stoppedByPause.set(
-          sandboxId,
-          ids.filter((_, i) => wasRunning[i]),
-        );
-      else this.stoppedByPause.delete(sandboxId);
-    },
-    resumed: (sandboxId) => {
-      const ids = this.stoppedByPause.get(sandboxId) ?? [];
-      this.stoppedByPause.delete(sandboxId);
-      for (const id of ids) {
-        this.start(id).catch((error: unknown) =>
-          this.ctx.logger.warn({ conversation_id: id, err: error }, 'conversation not restarted on resume'),
-        );
-      }
-    },
-  };
 
   /** After a restart every conversation is STOPPED. */
   init(): void {
@@ -172,51 +92,14 @@ export class ConversationService {
   }
 
   info(record: ConversationRecord): ConversationInfo {
-    const sandbox = record.sandboxId ? this.ctx.sandboxes.find(record.sandboxId) : null;
-    // The agent's own state first: it changes even when the disk is too full to record the change.
-    const agentState = this.runtimes.get(record.id)?.agent?.state ?? record.agentState;
-    return {
-      conversation_id: record.id,
-      title: record.title,
-      last_updated_at: record.lastUpdatedAt,
-      status: record.status,
-      runtime_status:
-        record.status === 'STOPPED' && !record.runtimeStatus?.startsWith('STATUS$ERROR')
-          ? null
-          : record.runtimeStatus,
-      selected_repository: record.selectedRepository,
-      selected_branch: record.selectedBranch,
-      git_provider: record.gitProvider,
-      trigger: record.trigger,
-      num_connections: this.statuses.listenerCount(record.id),
-      // As OpenHands: a V1 client reaches the conversation on its sandbox's agent-server endpoint.
-      url:
-        record.version !== 'V1'
-          ? `/api/conversations/${record.id}`
-          : sandbox
-            ? conversationUrl(sandbox, record.id)
-            : null,
-      session_api_key:
-        sandbox?.status === 'RUNNING' && record.sandboxId
-          ? sandboxKey(this.ctx.sessionKey.current, record.sandboxId)
-          : null,
-      created_at: record.createdAt,
-      pr_number: record.prNumber,
-      conversation_version: record.version,
-      sub_conversation_ids: this.store.childrenOf(record.id),
-      sandbox_id: record.sandboxId,
-      agent_state: agentState,
-      sandbox_secrets: sandboxSecretNames(this.ctx, record.request),
-      agent: record.agent,
-      dockhand_state: conversationState({
-        status: record.status,
-        start: this.startStage(record.id),
-        agent_state: agentState,
-        sandbox_status: sandbox?.status ?? null,
-        sandbox_error: sandbox?.error ?? null,
-      }),
-      changed_files: this.changedFiles.count(record.id),
-    };
+    return conversationInfo(this.ctx, record, {
+      // The agent's own state first: it changes even when the disk is too full to record the change.
+      agentState: this.runtimes.get(record.id)?.agent?.state ?? record.agentState,
+      connections: this.statuses.listeners(record.id),
+      subConversationIds: this.store.childrenOf(record.id),
+      startStage: this.startStage(record.id),
+      changedFiles: this.changedFiles.count(record.id),
+    });
   }
 
   /** The running agent's model and budget so far, or null when no agent runs. */
@@ -254,64 +137,18 @@ export class ConversationService {
     request: ConversationCreateRequest,
     options: CreateOptions = { version: 'V0' },
   ): Promise<ConversationRecord> {
-    await this.checkStartable(options.llmModel);
-    const start = this.startingText(request, options.llmModel);
+    await checkStartable(this.ctx, options.llmModel);
+    const start = startingText(this.ctx, request, options.llmModel);
     const id = request.conversation_id ?? randomUUID().replaceAll('-', '');
     if (this.store.get(id)) throw httpError(409, `Conversation ${id} already exists`);
-    const repository =
-      request.repository ?? request.suggested_task?.repo ?? request.create_microagent?.repo ?? null;
-    const local =
-      repository && isLocalRepository(repository)
-        ? await resolveLocalRepository(repository, request.selected_branch ?? null)
-        : null;
-    const access =
-      repository && !local
-        ? await checkRepositoryAccess({
-            repository,
-            gitProvider:
-              request.git_provider ??
-              request.suggested_task?.git_provider ??
-              request.create_microagent?.git_provider ??
-              null,
-            tokens: (provider) => this.ctx.providerTokens.token(provider),
-            apiBase: this.ctx.providerApiBase,
-          })
-        : null;
+    const repository = await requestedRepository(this.ctx, request);
     await this.ctx.sandboxes.ensureAvailable(options.sandboxId ?? null);
     this.makeRoom();
     if (request.mcp_config)
       start.mcp_config = await storeRequestMcpKeys(this.ctx.secrets, id, request.mcp_config);
     if (request.expose_custom_secrets === false) start.expose_custom_secrets = false;
     if (request.network_policy) start.network_policy = request.network_policy;
-    const now = new Date().toISOString();
-    const record: ConversationRecord = {
-      id,
-      title: options.title || `Conversation ${id.slice(0, 5)}`,
-      titleIsCustom: Boolean(options.title),
-      status: 'STARTING',
-      runtimeStatus: null,
-      agentState: null,
-      selectedRepository: local?.root ?? repository,
-      selectedBranch: local ? local.branch : (request.selected_branch ?? null),
-      gitProvider: access?.provider ?? null,
-      trigger:
-        options.trigger ??
-        (request.suggested_task
-          ? 'suggested_task'
-          : request.create_microagent
-            ? 'microagent_management'
-            : 'gui'),
-      prNumber: options.prNumber ?? [],
-      version: options.version,
-      sandboxId: options.sandboxId ?? null,
-      parentConversationId: options.parentId ?? null,
-      llmModel: options.llmModel ?? null,
-      agent: request.agent ?? this.ctx.settings.stored()?.default_agent ?? DEFAULTS.default_agent,
-      acpSession: null,
-      request: start,
-      createdAt: now,
-      lastUpdatedAt: now,
-    };
+    const record = newConversationRecord(this.ctx, id, request, options, start, repository);
     this.store.insert(record);
     this.launch(record, true);
     return record;
@@ -321,7 +158,7 @@ export class ConversationService {
   async start(id: string): Promise<void> {
     const record = this.require(id);
     if (record.status !== 'STOPPED') return;
-    await this.checkStartable();
+    await checkStartable(this.ctx);
     await this.ctx.sandboxes.ensureAvailable(record.sandboxId);
     this.makeRoom();
     this.update(id, { status: 'STARTING' });
@@ -357,7 +194,7 @@ export class ConversationService {
     this.startStages.delete(id);
     this.changedFiles.forget(id);
     this.deleted.forEach((listener) => listener(id));
-    this.statuses.emit(endEvent(id), 'deleted');
+    this.statuses.end(id, 'deleted');
     const shared = record.sandboxId ? this.store.bySandbox(record.sandboxId).length > 0 : true;
     if (record.sandboxId && !shared && this.ctx.sandboxes.find(record.sandboxId)) {
       await this.ctx.sandboxes.delete(record.sandboxId).catch(() => undefined);
@@ -409,8 +246,7 @@ export class ConversationService {
 
   /** Called once when the conversation is deleted, so live streams can end. */
   onEnd(id: string, listener: (reason: 'deleted') => void): () => void {
-    this.statuses.once(endEvent(id), listener);
-    return () => this.statuses.off(endEvent(id), listener);
+    return this.statuses.onEnd(id, listener);
   }
 
   /** Where the conversation's last start got to in this process (null before one began). */
@@ -420,53 +256,15 @@ export class ConversationService {
 
   /** Listens to the stages of one conversation's starts, its failure included. */
   onStartStage(id: string, listener: (stage: StartStage) => void): () => void {
-    this.statuses.on(stageEvent(id), listener);
-    return () => this.statuses.off(stageEvent(id), listener);
+    return this.statuses.onStartStage(id, listener);
   }
 
   /** Listens to status updates of one conversation (runtime status, title, errors). */
   onStatus(id: string, listener: (payload: StatusPayload) => void): () => void {
-    this.statuses.on(id, listener);
-    return () => this.statuses.off(id, listener);
+    return this.statuses.onStatus(id, listener);
   }
 
   // ---- internals ----
-
-  /**
-   * The first message and instructions: a suggested task's prompt replaces the message; a create_microagent
-   * prompt is both. Images need a vision model (400 otherwise, as OpenHands clients expect).
-   */
-  private startingText(request: ConversationCreateRequest, modelOverride?: string | null): StartRequest {
-    const model = modelOverride || this.ctx.settings.stored()?.llm_model || '';
-    const images = request.image_urls ?? [];
-    try {
-      assertImagesSupported(images, model);
-      const task = request.suggested_task;
-      const microagent = request.create_microagent;
-      const provider = request.git_provider ?? task?.git_provider ?? microagent?.git_provider ?? null;
-      const taskPrompt = task ? suggestedTaskPrompt(task, provider) : null;
-      const microagentPrompt = microagent ? createMicroagentPrompt(microagent, provider ?? 'github') : null;
-      const message = [microagentPrompt ?? taskPrompt, request.initial_user_msg].filter(Boolean).join('\n\n');
-      const instructions = [request.conversation_instructions, microagentPrompt].filter(Boolean).join('\n\n');
-      // Kept in SQLite to restart the pipeline: masked like the events they become.
-      const masker = this.ctx.masker;
-      return {
-        initial_user_msg: message ? masker.maskText(message) : null,
-        image_urls: images,
-        conversation_instructions: instructions ? masker.maskText(instructions) : null,
-        // A secret in a recorded action becomes <secret_hidden>, which ends the replay there (agent-behaviour §6.7).
-        replay: request.replay_json ? masker.mask(parseTrajectory(request.replay_json)) : null,
-      };
-    } catch (error) {
-      if (
-        error instanceof ImagesNotSupportedError ||
-        error instanceof UnsupportedProviderError ||
-        error instanceof ReplayError
-      )
-        throw httpError(400, error.message);
-      throw error;
-    }
-  }
 
   /**
    * Titles a conversation after its first user message, unless the user named it. One title call at a
@@ -502,21 +300,9 @@ export class ConversationService {
     return agent;
   }
 
-  private async checkStartable(modelOverride?: string | null): Promise<void> {
-    const settings = this.ctx.settings.stored();
-    if (!settings?.llm_model) throw statusError('Settings not found', 'CONFIGURATION$SETTINGS_NOT_FOUND');
-    const key = await this.ctx.secrets.get('llm_api_key');
-    if (!key && needsApiKey(modelOverride || settings.llm_model, settings.llm_base_url)) {
-      throw statusError(
-        'Error authenticating with the LLM provider. Please check your API key',
-        'STATUS$ERROR_LLM_AUTHENTICATION',
-      );
-    }
-  }
-
   private isIdle(id: string): boolean {
     const runtime = this.runtimes.get(id);
-    return !runtime || IDLE_STATES.has(runtime.agent?.state ?? null);
+    return !runtime || isIdleState(runtime.agent?.state ?? null);
   }
 
   /** At the cap, stops the oldest idle running conversation; none idle -> 409. */
@@ -552,7 +338,7 @@ export class ConversationService {
         if (event.kind !== 'status') return;
         this.update(record.id, { agentState: event.state });
         // The end of a turn: what the agent changed is counted once, for the lists.
-        if (TURN_ENDS.has(event.state)) this.changedFiles.refresh(record.id);
+        if (endsTurn(event.state)) this.changedFiles.refresh(record.id);
       }),
     );
     void this.run(runtime, record, first).catch((error: unknown) =>
@@ -585,7 +371,7 @@ export class ConversationService {
     this.startStages.set(id, stage);
     this.update(id, { runtimeStatus: runtimeStatusOf(stage) });
     this.publish(id, statusUpdateOf(stage));
-    this.statuses.emit(stageEvent(id), stage);
+    this.statuses.reachStage(id, stage);
   }
 
   private update(id: string, changes: Partial<ConversationRecord>): void {
@@ -599,6 +385,6 @@ export class ConversationService {
   }
 
   private publish(id: string, update: StatusUpdate & { conversation_title?: string }): void {
-    this.statuses.emit(id, { status_update: true, ...update });
+    this.statuses.publish(id, update);
   }
 }

@@ -12,7 +12,8 @@ import { EgressService } from './link/egress-service';
 import type { ForwardTarget, SandboxLink } from './link/sandbox-link';
 import { resolveSandboxConfig, type SandboxConfig } from './sandbox-config';
 import type { ExposedUrl, SandboxSettings } from './sandbox-models';
-import { SandboxService, type SandboxUsers } from './sandbox-service';
+import { SandboxService } from './sandbox-service';
+import type { SandboxUsers } from './sandbox-users';
 import { SandboxSpecs } from './sandbox-specs';
 import { SandboxStore } from './sandbox-store';
 

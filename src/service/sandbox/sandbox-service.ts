@@ -1,16 +1,13 @@
 import type { Logger } from 'pino';
 import type { SandboxInfo } from '../../shared/api/sandboxes';
-import type { WarmPoolState } from '../../shared/api/server';
 import { HttpError } from '../http/errors';
 import type { SessionKey } from '../secrets/session-key';
-import { dockerErrorText } from './docker/docker-errors';
 import type { FileSurvey } from './files/sandbox-files';
 import { KeyedQueue } from './keyed-queue';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { NetworkMode } from './docker/container-options';
 import type { SandboxConfig } from './sandbox-config';
-import { isSandboxId, newSandboxId } from './sandbox-id';
-import { sandboxKey } from '../secrets/sandbox-key';
+import { isSandboxId } from './sandbox-id';
 import {
   type ExposedUrl,
   type ObservedState,
@@ -23,29 +20,18 @@ import {
   type SandboxSettings,
   type SandboxSpec,
   type SandboxStatus,
-  tooManyLiveSandboxes,
 } from './sandbox-models';
 import type { SandboxPool, SandboxProvider } from './sandbox-provider';
 import type { SandboxStore } from './sandbox-store';
 import type { SandboxWorkspace } from './sandbox-workspace';
-
-/** The conversations' side of a sandbox: whoever runs conversations answers for them. */
-export interface SandboxUsers {
-  /** Whether every conversation on the sandbox is idle, so it may be paused to make room or when idle. */
-  isIdle(sandboxId: string): boolean;
-  /** Stops the loops of the sandbox's conversations before it is paused or deleted. */
-  release(sandboxId: string, reason: 'pause' | 'delete'): Promise<void>;
-  /** The sandbox is RUNNING again after a resume: the conversations its pause stopped start again. */
-  resumed(sandboxId: string): void;
-}
-
-const NO_POOL: WarmPoolState = { size: 0, ready: 0, filling: 0, spec: null, error: null };
-
-/** A sandbox whose status changed; `deleted` once it is gone. */
-export interface SandboxChangeEvent {
-  sandbox: SandboxInfo;
-  deleted: boolean;
-}
+import type { SandboxUsers } from './sandbox-users';
+import { type SandboxChangeEvent, SandboxChanges } from './sandbox-changes';
+import { sandboxInfo } from './sandbox-info';
+import { changesRecord, failureText, observeSandbox } from './sandbox-observation';
+import { IdlePause } from './idle-pause';
+import { LiveCap } from './live-cap';
+import { sandboxSummary } from './sandbox-summary';
+import { newSandboxRecord } from './new-sandbox';
 
 export interface SandboxServiceDeps {
   store: SandboxStore;
@@ -61,16 +47,7 @@ export interface SandboxServiceDeps {
   logger: Logger;
 }
 
-const ADMISSION = 'admission';
 const LIVE: SandboxStatus[] = ['STARTING', 'RUNNING'];
-
-function now(): string {
-  return new Date().toISOString();
-}
-
-function failureText(error: unknown): string {
-  return error instanceof SandboxFailure ? error.message : `The sandbox failed: ${dockerErrorText(error)}`;
-}
 
 /**
  * The sandboxes: their records, the state machine of api-contract §14, the live-sandbox cap, idle pausing,
@@ -80,10 +57,28 @@ function failureText(error: unknown): string {
 export class SandboxService {
   private readonly queue = new KeyedQueue();
   private readonly starting = new Map<string, AbortController>();
-  private readonly listeners = new Set<(event: SandboxChangeEvent) => void>();
-  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly changes: SandboxChanges;
+  private readonly idlePause: IdlePause;
+  private readonly liveCap: LiveCap;
 
-  constructor(private readonly deps: SandboxServiceDeps) {}
+  constructor(private readonly deps: SandboxServiceDeps) {
+    this.changes = new SandboxChanges(deps.logger);
+    this.idlePause = new IdlePause({
+      idleSeconds: deps.config.idlePauseSeconds,
+      runningByLastUse: () => deps.store.runningByLastUse(),
+      isIdle: (id) => deps.users.isIdle(id),
+      pause: (id) => this.queue.run(id, () => this.pauseNow(id)),
+      logger: deps.logger,
+    });
+    this.liveCap = new LiveCap({
+      queue: this.queue,
+      store: deps.store,
+      users: deps.users,
+      maxLive: () => this.maxLive(),
+      pauseNow: (id) => this.pauseNow(id),
+      logger: deps.logger,
+    });
+  }
 
   /** Reconciles the records with what the providers see, then keeps them live. */
   async start(): Promise<void> {
@@ -95,17 +90,12 @@ export class SandboxService {
     }
     await this.reconcile();
     for (const pool of this.pools()) void pool.start();
-    const idle = this.deps.config.idlePauseSeconds;
-    if (idle > 0) {
-      this.idleTimer = setInterval(() => void this.pauseIdle(), Math.min(60, idle) * 1000);
-      this.idleTimer.unref();
-    }
+    this.idlePause.start();
   }
 
   /** Calls `listener` on every status change; returns the function that unsubscribes. */
   onChange(listener: (event: SandboxChangeEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** The provider new sandboxes get: DOCKHAND_SANDBOX_PROVIDER, else the `sandbox_provider` setting. */
@@ -120,18 +110,8 @@ export class SandboxService {
 
   /** For /server_info: the provider of new sandboxes, and plainly whether commands are isolated. */
   describe() {
-    const provider = this.providerKind();
-    const isolated = this.deps.providers[provider].isolated;
-    return {
-      provider,
-      isolated,
-      network: provider === 'docker' ? this.networkMode() : null,
-      warning: isolated
-        ? null
-        : 'Process sandboxes are on: commands run unsandboxed on this computer, as your user, with access to ' +
-          'your files. Use the "docker" sandbox provider for isolation.',
-      warm_pool: this.deps.providers[provider].pool?.state() ?? NO_POOL,
-    };
+    const kind = this.providerKind();
+    return sandboxSummary(this.deps.providers[kind], kind, this.networkMode());
   }
 
   /**
@@ -192,25 +172,16 @@ export class SandboxService {
     const provider = this.deps.providers[this.providerKind()];
     await provider.ensureAvailable();
     const prepared = (await provider.pool?.claim(spec)) ?? null;
-    const record = await this.admit(null, () => {
-      const createdAt = now();
-      const created: SandboxRecord = {
-        id: prepared?.id ?? newSandboxId(),
-        provider: provider.kind,
-        specId: spec.id,
-        status: 'STARTING',
-        error: null,
-        containerId: prepared?.containerId ?? null,
-        exposedUrls: [],
-        createdAt,
-        lastUsedAt: createdAt,
-      };
-      this.deps.store.insert(created);
-      return created;
-    }).catch((error: unknown) => {
-      if (prepared) provider.pool?.giveBack(prepared);
-      throw error;
-    });
+    const record = await this.liveCap
+      .admit(null, () => {
+        const created = newSandboxRecord(provider.kind, spec, prepared);
+        this.deps.store.insert(created);
+        return created;
+      })
+      .catch((error: unknown) => {
+        if (prepared) provider.pool?.giveBack(prepared);
+        throw error;
+      });
     const controller = new AbortController();
     this.starting.set(record.id, controller);
     void this.queue
@@ -264,7 +235,7 @@ export class SandboxService {
 
   /** Marks the sandbox as used now (for least-recently-used eviction and idle pausing). */
   touch(id: string): void {
-    this.deps.store.touch(id, now());
+    this.deps.store.touch(id, new Date().toISOString());
   }
 
   /**
@@ -291,7 +262,7 @@ export class SandboxService {
 
   /** Stops watching; pauses live sandboxes unless configured to leave them running. */
   async close(): Promise<void> {
-    if (this.idleTimer) clearInterval(this.idleTimer);
+    this.idlePause.close();
     const pools = Promise.all(this.pools().map((pool) => pool.close()));
     for (const controller of this.starting.values()) {
       controller.abort(new SandboxFailure('Dockhand was closed while the sandbox was starting'));
@@ -336,30 +307,15 @@ export class SandboxService {
   }
 
   private info(record: SandboxRecord): SandboxInfo {
-    const running = record.status === 'RUNNING';
-    return {
-      id: record.id,
-      created_by_user_id: null,
-      sandbox_spec_id: record.specId,
-      status: record.status,
-      session_api_key: running ? sandboxKey(this.deps.sessionKey.current, record.id) : null,
-      exposed_urls: running ? [...record.exposedUrls, ...this.deps.agentServerUrls(record.id)] : null,
-      created_at: record.createdAt,
-      provider: record.provider,
+    return sandboxInfo(record, {
+      sessionKey: this.deps.sessionKey,
+      agentServerUrls: this.deps.agentServerUrls,
       isolated: this.deps.providers[record.provider].isolated,
-      error: record.error,
-    };
+    });
   }
 
   private emit(record: SandboxRecord, deleted = false): void {
-    const event = { sandbox: this.info(record), deleted };
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.deps.logger.error({ err: error }, 'A sandbox listener failed');
-      }
-    }
+    this.changes.emit({ sandbox: this.info(record), deleted });
   }
 
   /** Stores what a provider observed; emits when the status changed. */
@@ -367,13 +323,7 @@ export class SandboxService {
     const record = this.deps.store.get(id);
     if (!record) return;
     const next: SandboxRecord = { ...record, ...observed };
-    if (
-      next.status === record.status &&
-      next.error === record.error &&
-      JSON.stringify(next.exposedUrls) === JSON.stringify(record.exposedUrls)
-    ) {
-      return;
-    }
+    if (!changesRecord(record, next)) return;
     this.deps.store.update(id, observed);
     if (next.status !== record.status) {
       this.deps.logger.info(
@@ -382,30 +332,6 @@ export class SandboxService {
       );
     }
     this.emit(next);
-  }
-
-  /**
-   * Runs `admit` (which makes a sandbox live) when the live count is under the cap, pausing least recently
-   * used idle RUNNING sandboxes first when it is not. One admission at a time, so the count stays true.
-   */
-  private admit<T>(resuming: string | null, admit: () => T): Promise<T> {
-    return this.queue.run(ADMISSION, async () => {
-      const max = this.maxLive();
-      const tried = new Set<string>(resuming ? [resuming] : []);
-      while (this.deps.store.countLive() >= max) {
-        const victim = this.deps.store
-          .runningByLastUse()
-          .find((record) => !tried.has(record.id) && this.deps.users.isIdle(record.id));
-        if (!victim) throw tooManyLiveSandboxes(max);
-        tried.add(victim.id);
-        this.deps.logger.info(
-          { sandbox: victim.id, max },
-          'Pausing the least recently used sandbox to make room',
-        );
-        await this.queue.run(victim.id, () => this.pauseNow(victim.id));
-      }
-      return admit();
-    });
   }
 
   private async startNew(
@@ -439,7 +365,7 @@ export class SandboxService {
   private async resumeNow(id: string): Promise<void> {
     const record = this.usable(id);
     if (record.status === 'RUNNING') return;
-    await this.admit(id, () => this.apply(id, { status: 'STARTING', error: null, exposedUrls: [] }));
+    await this.liveCap.admit(id, () => this.apply(id, { status: 'STARTING', error: null, exposedUrls: [] }));
     let observed: ObservedState;
     try {
       observed = await this.deps.providers[record.provider].resume(record);
@@ -461,23 +387,8 @@ export class SandboxService {
   private refresh(id: string): Promise<void> {
     return this.queue.run(id, async () => {
       const record = this.deps.store.get(id);
-      // A sandbox whose creation failed before anything existed has nothing to observe.
-      if (!record || (record.status === 'ERROR' && record.containerId === null)) return;
-      let observed: ObservedState;
-      if (record.status === 'STARTING' && record.containerId === null) {
-        observed = {
-          status: 'ERROR',
-          error: 'Dockhand stopped while the sandbox was being created',
-          exposedUrls: [],
-        };
-      } else {
-        try {
-          observed = await this.deps.providers[record.provider].observe(record);
-        } catch (error) {
-          observed = { status: 'ERROR', error: failureText(error), exposedUrls: [] };
-        }
-      }
-      this.apply(id, observed);
+      const observed = record && (await observeSandbox(record, this.deps.providers[record.provider]));
+      if (observed) this.apply(id, observed);
     });
   }
 
@@ -485,18 +396,5 @@ export class SandboxService {
   private async reconcile(kind?: SandboxProviderKind): Promise<void> {
     const records = this.deps.store.all().filter((record) => !kind || record.provider === kind);
     await Promise.all(records.map((record) => this.refresh(record.id)));
-  }
-
-  private async pauseIdle(): Promise<void> {
-    const cutoff = new Date(Date.now() - this.deps.config.idlePauseSeconds * 1000).toISOString();
-    for (const record of this.deps.store.runningByLastUse()) {
-      if (record.lastUsedAt >= cutoff || !this.deps.users.isIdle(record.id)) continue;
-      this.deps.logger.info({ sandbox: record.id }, 'Pausing an idle sandbox');
-      await this.queue
-        .run(record.id, () => this.pauseNow(record.id))
-        .catch((error: unknown) => {
-          this.deps.logger.warn({ sandbox: record.id, err: error }, 'Could not pause the idle sandbox');
-        });
-    }
   }
 }

@@ -1,12 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Logger } from 'pino';
-import { HttpError, httpError } from '../../http/errors';
 import type { FileSurvey, SurveyRoot } from '../files/sandbox-files';
-import { containerName, volumeName } from '../sandbox-id';
+import { containerName } from '../sandbox-id';
 import { type ObservedState, SandboxFailure, type SandboxRecord, type SandboxSpec } from '../sandbox-models';
 import type { CreateRequest, SandboxProvider } from '../sandbox-provider';
-import type { ExecResult } from '../sandbox-workspace';
 import type { EgressService } from '../link/egress-service';
 import { type ForwardTarget, SandboxLink } from '../link/sandbox-link';
 import {
@@ -19,21 +16,20 @@ import {
   WORKSPACE_DIR,
 } from './container-options';
 import { REMOVED_OUTSIDE_DOCKHAND, statusOf } from './container-state';
-import { dockerErrorText, dockerStatusCode, ignoringGone } from './docker-errors';
-import { dockerExec } from './docker-exec';
+import { ignoringGone } from './docker-errors';
 import { DockerEventWatcher } from './docker-events';
 import { type DockerImages, type ImageContents, isRootUser } from './docker-images';
-import { type DockerConnection, DockerUnavailable, reasonText } from './docker-status';
+import { type DockerConnection, reasonText } from './docker-status';
 import { firstProbeCommand, readAheadOf } from './first-probe';
 import { installFilter, LABEL } from './labels';
 import { LentFolders } from './lent-folders';
 import { ensureSandboxNetwork } from './sandbox-network';
 import { DockerWorkspace } from './docker-workspace';
 import { WarmPool, type WarmPoolDeps } from './warm-pool';
+import { guarded, type OwnContainer, ownContainer, removeOwnVolume } from './own-container';
+import { waitUntilReady } from './readiness-probe';
+import { SandboxLinks } from './sandbox-links';
 
-/** api-contract §14: a sandbox whose probe keeps failing this long goes to ERROR. */
-const PROBE_FAILURE_LIMIT_MS = 30_000;
-const PROBE_INTERVAL_MS = 250;
 const STOP_TIMEOUT_S = 10;
 
 export interface DockerProviderConfig {
@@ -52,11 +48,6 @@ const LINKED: NetworkMode[] = ['gated', 'bridge'];
 
 /** The folders a new sandbox's first probe reads ahead, for its working dir (see `takeReadAhead`). */
 export type ReadAheadRoots = (workingDir: string) => SurveyRoot[];
-
-interface OwnContainer {
-  container: Docker.Container;
-  info: Docker.ContainerInspectInfo;
-}
 
 const REMOVED_OUTSIDE: ObservedState = {
   status: 'MISSING',
@@ -77,11 +68,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** What each new container's first probe read ahead, until its sandbox's start takes it. */
   private readonly readAheads = new Map<string, FileSurvey>();
   private readonly lent: LentFolders;
-  /** The links of running sandboxes (gated and bridge ones). */
-  private readonly links = new Map<string, SandboxLink>();
-  private readonly linking = new Map<string, Promise<SandboxLink | null>>();
-  /** Ports forwarded into each sandbox, set up again on every start of its link. */
-  private readonly inbound = new Map<string, Map<number, ForwardTarget>>();
+  private readonly links: SandboxLinks;
   private changed: (sandboxId: string | null) => void = () => undefined;
 
   constructor(
@@ -95,6 +82,12 @@ export class DockerSandboxProvider implements SandboxProvider {
   ) {
     this.lent = new LentFolders(connection.client);
     this.pool = new WarmPool({ ...pool, provider: this, logger });
+    this.links = new SandboxLinks({
+      egress: config.egress,
+      changed: (id) => this.changed(id),
+      workspaceOf: (id, info) => this.workspaceOf(id, info),
+      logger,
+    });
   }
 
   async ensureAvailable(): Promise<void> {
@@ -143,7 +136,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** Removes a warm-pool container (paused or not) with its volume, at once. */
   async removePooled(id: string): Promise<void> {
     this.readAheads.delete(id);
-    this.closeLink(id);
+    this.links.close(id);
     const found = await this.ownContainer(id);
     if (found) await ignoringGone(() => found.container.remove({ force: true }));
     await this.removeVolume(id);
@@ -166,7 +159,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   pause(record: SandboxRecord): Promise<ObservedState> {
     return this.guard('pause', async () => {
       const found = await this.ownContainer(record.id);
-      this.closeLink(record.id);
+      this.links.close(record.id);
       if (!found) return REMOVED_OUTSIDE;
       if (found.info.State.Status === 'running') await found.container.pause();
       return { status: 'PAUSED', error: null, exposedUrls: [] };
@@ -180,15 +173,14 @@ export class DockerSandboxProvider implements SandboxProvider {
       const state = found.info.State.Status;
       if (state === 'paused') await found.container.unpause();
       else if (state !== 'running') await found.container.start();
-      await this.waitUntilReady(found.container, ['true']);
+      await waitUntilReady(found.container, ['true']);
       return this.linked(record.id, found.container);
     });
   }
 
   remove(record: SandboxRecord): Promise<void> {
     this.readAheads.delete(record.id);
-    this.closeLink(record.id);
-    this.inbound.delete(record.id);
+    this.links.forget(record.id);
     this.config.egress.forget(record.id);
     return this.guard('delete', async () => {
       const found = await this.ownContainer(record.id);
@@ -217,11 +209,11 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (state.Status === 'created') return { status: 'PAUSED', error: null, exposedUrls: [] };
     const { status, error } = statusOf(state);
     if (state.Status !== 'running') {
-      this.closeLink(record.id);
+      this.links.close(record.id);
       return { status, error, exposedUrls: [] };
     }
     // Already known to be ready (e.g. the event of its own start, or its previews changed): no second probe.
-    if (record.status !== 'RUNNING') await this.waitUntilReady(found.container, ['true']);
+    if (record.status !== 'RUNNING') await waitUntilReady(found.container, ['true']);
     return this.linked(record.id, found.container);
   }
 
@@ -250,7 +242,7 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   /** The running sandbox's link (null for host and none networks, or while it is not running). */
   link(sandboxId: string): SandboxLink | null {
-    return this.links.get(sandboxId) ?? null;
+    return this.links.get(sandboxId);
   }
 
   /**
@@ -258,20 +250,17 @@ export class DockerSandboxProvider implements SandboxProvider {
    * again whenever its link starts (after a resume); until the sandbox is removed.
    */
   async forwardIn(sandboxId: string, port: number, target: ForwardTarget): Promise<void> {
-    const ports = this.inbound.get(sandboxId) ?? new Map<number, ForwardTarget>();
-    ports.set(port, target);
-    this.inbound.set(sandboxId, ports);
-    await this.links.get(sandboxId)?.forwardIn(port, target);
+    await this.links.forwardIn(sandboxId, port, target);
   }
 
   /** This machine's ports the links listen on (no sandbox's proxy may reach them). */
   linkHostPorts(): number[] {
-    return [...this.links.values()].flatMap((link) => link.hostPorts());
+    return this.links.hostPorts();
   }
 
   async close(): Promise<void> {
     this.watcher?.close();
-    for (const id of [...this.links.keys()]) this.closeLink(id);
+    this.links.closeAll();
   }
 
   private workspaceOf(sandboxId: string, info: Docker.ContainerInspectInfo): DockerWorkspace {
@@ -299,7 +288,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     let link: SandboxLink | null;
     try {
       // Once more when the start beside the first probe came too early.
-      link = await this.ensureLink(id, info).catch(() => this.ensureLink(id, info));
+      link = await this.links.ensure(id, info).catch(() => this.links.ensure(id, info));
     } catch (error) {
       if (network === 'gated')
         throw new SandboxFailure(error instanceof Error ? error.message : String(error));
@@ -307,39 +296,6 @@ export class DockerSandboxProvider implements SandboxProvider {
       link = null;
     }
     return { status: 'RUNNING', error: null, exposedUrls: [...fixed, ...(link?.previewUrls() ?? [])] };
-  }
-
-  /** The sandbox's link, started unless it runs; one start at a time per sandbox. */
-  private ensureLink(id: string, info: Docker.ContainerInspectInfo): Promise<SandboxLink | null> {
-    const running = this.links.get(id);
-    if (running) return Promise.resolve(running);
-    const pending = this.linking.get(id);
-    if (pending) return pending;
-    const started = SandboxLink.start({
-      sandbox: this.workspaceOf(id, info),
-      check: (target) => this.config.egress.check(id, target),
-      previewsChanged: () => this.changed(id),
-      // A link that ends on its own (its forwarder killed): the next observation starts another.
-      ended: (link) => {
-        if (this.links.get(id) !== link) return;
-        this.links.delete(id);
-        this.changed(id);
-      },
-      logger: this.logger,
-    }).then(async (link) => {
-      for (const [port, target] of this.inbound.get(id) ?? []) await link.forwardIn(port, target);
-      this.links.set(id, link);
-      return link;
-    });
-    this.linking.set(id, started);
-    void started.finally(() => this.linking.delete(id)).catch(() => undefined);
-    return started;
-  }
-
-  private closeLink(id: string): void {
-    const link = this.links.get(id);
-    this.links.delete(id);
-    link?.close();
   }
 
   /** Creates and starts a sandbox's container, then waits until it is ready (RUNNING). */
@@ -381,10 +337,10 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (LINKED.includes(network)) {
       void container
         .inspect()
-        .then((info) => this.ensureLink(id, info))
+        .then((info) => this.links.ensure(id, info))
         .catch(() => undefined);
     }
-    await this.waitUntilReady(container, firstProbeCommand(probe), (result) => {
+    await waitUntilReady(container, firstProbeCommand(probe), (result) => {
       const survey = readAheadOf(result, probe);
       if (survey) this.readAheads.set(id, survey);
     });
@@ -412,92 +368,15 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.linked(id, found.container);
   }
 
-  /** Removes the sandbox's volume when it is this install's. */
-  private async removeVolume(id: string): Promise<void> {
-    const volume = this.connection.client.getVolume(volumeName(id));
-    const volumeInfo = await volume.inspect().catch((error: unknown) => {
-      if (dockerStatusCode(error) === 404) return null;
-      throw error;
-    });
-    if (volumeInfo && volumeInfo.Labels?.[LABEL.instance] === this.instanceId) {
-      await ignoringGone(() => volume.remove());
-    }
+  private guard<T>(action: string, operation: () => Promise<T>): Promise<T> {
+    return guarded(this.connection, action, operation);
   }
 
-  /**
-   * Runs a Docker operation for a request: a lost engine becomes 503 and a refusal by the engine a 409 with
-   * its words, so that neither reads as a bug (500).
-   */
-  private async guard<T>(action: string, operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      if (error instanceof HttpError || error instanceof SandboxFailure) throw error;
-      const diagnosis = await this.connection.diagnose();
-      if (!('apiVersion' in diagnosis)) throw new DockerUnavailable(diagnosis);
-      if (dockerStatusCode(error) !== undefined) {
-        throw httpError(409, `Docker could not ${action} the sandbox: ${dockerErrorText(error)}`);
-      }
-      throw error;
-    }
+  private ownContainer(sandboxId: string): Promise<OwnContainer | null> {
+    return ownContainer(this.connection.client, this.instanceId, sandboxId);
   }
 
-  /** The sandbox's container with its inspect data, or null when it is gone or not this install's. */
-  private async ownContainer(sandboxId: string): Promise<OwnContainer | null> {
-    const container = this.connection.client.getContainer(containerName(sandboxId));
-    let info: Docker.ContainerInspectInfo;
-    try {
-      info = await container.inspect();
-    } catch (error) {
-      if (dockerStatusCode(error) === 404) return null;
-      throw error;
-    }
-    const labels = info.Config.Labels ?? {};
-    if (labels[LABEL.instance] !== this.instanceId || labels[LABEL.sandboxId] !== sandboxId) return null;
-    return { container, info };
-  }
-
-  /**
-   * Probes with `docker exec` (as root) until a probe passes, then reports RUNNING with the published ports.
-   * A probe that runs and fails, a container that stops, or 30 s of probes that cannot run: SandboxFailure.
-   */
-  private async waitUntilReady(
-    container: Docker.Container,
-    probe: string[],
-    passed: (result: ExecResult) => void = () => undefined,
-  ): Promise<ObservedState> {
-    const deadline = Date.now() + PROBE_FAILURE_LIMIT_MS;
-    for (;;) {
-      let lastError: string;
-      try {
-        const result = await dockerExec(container, probe);
-        if (result.exitCode === 0) {
-          passed(result);
-          break;
-        }
-        const output = result.stderr.trim() || result.stdout.trim();
-        throw new SandboxFailure(
-          `The sandbox's readiness probe failed (exit code ${result.exitCode})${output ? `: ${output}` : ''}`,
-        );
-      } catch (error) {
-        if (error instanceof SandboxFailure) throw error;
-        lastError = dockerErrorText(error);
-      }
-      const info = await container.inspect();
-      if (info.State.Status !== 'running') {
-        const exit = info.State.OOMKilled ? 'out of memory' : `exit code ${info.State.ExitCode}`;
-        throw new SandboxFailure(`The sandbox stopped while starting (${exit})`);
-      }
-      if (Date.now() > deadline) {
-        throw new SandboxFailure(`The sandbox did not become ready within 30 s: ${lastError}`);
-      }
-      await sleep(PROBE_INTERVAL_MS);
-    }
-    const info = await container.inspect();
-    return {
-      status: 'RUNNING',
-      error: null,
-      exposedUrls: exposedUrls(networkOf(info), info.NetworkSettings.Ports),
-    };
+  private removeVolume(sandboxId: string): Promise<void> {
+    return removeOwnVolume(this.connection.client, this.instanceId, sandboxId);
   }
 }
