@@ -160,10 +160,15 @@ export function useSendMessage(id: string) {
 /** Pause, resume, confirm or reject: a `change_agent_state` user action. */
 export function useChangeAgentState(id: string) {
   const api = useApi();
-  return useConversationMutation((agentState: AgentStateRequest) =>
-    api.send('POST', conversationPath(id, '/events'), SuccessBody, {
-      action: 'change_agent_state',
-      args: { agent_state: agentState },
-    } satisfies UserActionRequest),
+  return useConversationMutation(
+    (answer: AgentStateRequest | { state: AgentStateRequest; optionId: string }) =>
+      api.send('POST', conversationPath(id, '/events'), SuccessBody, {
+        action: 'change_agent_state',
+        args:
+          typeof answer === 'string'
+            ? { agent_state: answer }
+            : // A coding agent's own option of a permission request (allow always, reject always…).
+              { agent_state: answer.state, option_id: answer.optionId },
+      } satisfies UserActionRequest),
   );
 }

@@ -70,6 +70,30 @@ function ActionDetails({ action }: { action: V0Event }) {
   return <p>{action.message}</p>;
 }
 
+/** A coding agent's own answer to its permission request (ACP `PermissionOption`). */
+interface AgentOption {
+  option_id: string;
+  name: string;
+  kind: string;
+}
+
+/**
+ * The agent's options beyond the plain ones Confirm and Reject give (`allow_once`, `reject_once`): e.g. allow
+ * always, reject always. Empty for Dockhand's own agent.
+ */
+function extraOptions(action: V0Event): AgentOption[] {
+  const options = action.args?.acp_options;
+  if (!Array.isArray(options)) return [];
+  return (options as Partial<AgentOption>[]).filter(
+    (option): option is AgentOption =>
+      typeof option.option_id === 'string' &&
+      typeof option.name === 'string' &&
+      typeof option.kind === 'string' &&
+      option.kind !== 'allow_once' &&
+      option.kind !== 'reject_once',
+  );
+}
+
 interface ConfirmationPanelProps {
   conversationId: string;
   action: V0Event;
@@ -134,6 +158,22 @@ export function ConfirmationPanel({ conversationId, action }: ConfirmationPanelP
         >
           Reject <kbd>Alt+N</kbd>
         </button>
+        {extraOptions(action).map((option) => (
+          <button
+            key={option.option_id}
+            type="button"
+            className="button-secondary"
+            disabled={decide.isPending}
+            onClick={() =>
+              decide.mutate({
+                state: option.kind.startsWith('allow') ? 'user_confirmed' : 'user_rejected',
+                optionId: option.option_id,
+              })
+            }
+          >
+            {option.name}
+          </button>
+        ))}
       </div>
     </section>
   );
