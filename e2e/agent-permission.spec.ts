@@ -92,6 +92,8 @@ test('a coding agent’s permission request offers the agent’s own options bes
     'Reject Alt+N',
     'Always Allow npm test',
   ]);
+  // The header says what the sandbox may reach.
+  await expect(page.locator('.conversation-context')).toContainText('Network: balanced');
   await screenshot(page, 'agent-permission-options');
   await panel.getByRole('button', { name: 'Always Allow npm test' }).click();
   await expect

@@ -34,6 +34,7 @@ export function conversationInfo(id: string, title: string): ConversationInfo {
       agent_state: 'awaiting_user_input',
     }),
     changed_files: null,
+    network_policy: 'balanced',
   };
 }
 

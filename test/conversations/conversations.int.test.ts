@@ -173,6 +173,7 @@ describe.skipIf(skip !== null)('V0 conversations with a Docker sandbox and a scr
         'agent',
         'agent_state',
         'changed_files',
+        'network_policy',
         'conversation_id',
         'conversation_version',
         'created_at',

@@ -89,6 +89,14 @@ export function egressRefusalEvent(decision: EgressDecision): NewEvent {
   };
 }
 
+/** The egress policy a conversation asked for, else the settings' (`balanced` by default). */
+export function egressPreset(
+  requested: EgressPreset | null | undefined,
+  settings: Pick<StoredSettings, 'egress_policy'> | null,
+): EgressPreset {
+  return requested ?? settings?.egress_policy ?? 'balanced';
+}
+
 /**
  * A conversation's side of the egress policy: which policy its sandbox follows (its start request's
  * `network_policy`, else the setting), what it was allowed during its life, its network log, and the events
@@ -119,10 +127,10 @@ export class ConversationEgress {
   policy(sandboxId: string): EgressPolicy {
     const settings = this.deps.settings();
     const conversations = this.deps.store.bySandbox(sandboxId).flatMap((id) => this.deps.store.get(id) ?? []);
-    const preset: EgressPreset =
-      conversations.find((record) => record.request.network_policy)?.request.network_policy ??
-      settings?.egress_policy ??
-      'balanced';
+    const preset = egressPreset(
+      conversations.find((record) => record.request.network_policy)?.request.network_policy,
+      settings,
+    );
     const models = [settings?.llm_model, ...conversations.map((record) => record.llmModel)];
     const gitHosts = Object.entries(this.deps.gitHosts()).flatMap(([provider, host]) =>
       host ? [host] : (GIT_PROVIDER_HOSTS[provider] ?? []),

@@ -4,6 +4,7 @@ import { conversationState } from '../../shared/conversation-state';
 import type { ServiceContext } from '../context';
 import { sandboxKey } from '../secrets/sandbox-key';
 import { conversationUrl } from './agent-server-url';
+import { egressPreset } from './conversation-egress';
 import type { ConversationRecord } from './conversation-store';
 import { sandboxSecretNames } from './sandbox-secrets';
 
@@ -65,5 +66,6 @@ export function conversationInfo(
       sandbox_error: sandbox?.error ?? null,
     }),
     changed_files: live.changedFiles,
+    network_policy: egressPreset(record.request.network_policy, ctx.settings.stored()),
   };
 }

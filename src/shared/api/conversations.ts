@@ -177,6 +177,8 @@ export const ConversationInfo = z.object({
   dockhand_state: DockhandState,
   /** Dockhand: files changed in its repository as its last `git status` saw them; null before one ran. */
   changed_files: z.number().int().nullable(),
+  /** Dockhand: what the conversation's gated sandbox may reach (its start request's policy, else the settings'). */
+  network_policy: z.enum(EGRESS_PRESETS),
 });
 export type ConversationInfo = z.infer<typeof ConversationInfo>;
 

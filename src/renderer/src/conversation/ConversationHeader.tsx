@@ -12,6 +12,13 @@ import { StatePill } from './StatePill';
 /** Agent states in which pausing the agent makes sense; `paused` is the one Resume leaves. */
 const PAUSABLE_STATES: ReadonlySet<string> = new Set(['running', 'rate_limited']);
 
+const NETWORK_POLICY_LABELS: Record<ConversationInfo['network_policy'], string> = {
+  open: 'open',
+  balanced: 'balanced',
+  model_only: 'model only',
+  offline: 'offline',
+};
+
 interface ConversationHeaderProps {
   conversation: ConversationInfo;
   state: ConversationState;
@@ -51,6 +58,9 @@ export function ConversationHeader({
         </span>
         <p className="conversation-context">
           <RepositoryLabel conversation={conversation} />
+          <span title="What the conversation's sandbox may reach when it runs on the gated network (Settings → Sandboxes); each refusal shows in the timeline">
+            Network: {NETWORK_POLICY_LABELS[conversation.network_policy]}
+          </span>
           <span title="Environment variables of the sandbox's shell that hold your secrets">
             Sandbox secrets:{' '}
             {conversation.sandbox_secrets.length > 0
