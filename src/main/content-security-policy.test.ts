@@ -19,8 +19,13 @@ describe('contentSecurityPolicy', () => {
 
   it('names no other network origin anywhere but loopback frames (the sandbox app previews)', () => {
     const origins = csp.match(/\b[a-z][a-z0-9+.-]*:\/\/[^\s;]+/g);
-    expect(origins).toEqual(['http://127.0.0.1:41234', 'ws://127.0.0.1:41234', 'http://127.0.0.1:*']);
-    expect(directives(csp).get('frame-src')).toEqual(['http://127.0.0.1:*']);
+    expect(origins).toEqual([
+      'http://127.0.0.1:41234',
+      'ws://127.0.0.1:41234',
+      'http://127.0.0.1:*',
+      'http://localhost:*',
+    ]);
+    expect(directives(csp).get('frame-src')).toEqual(['http://127.0.0.1:*', 'http://localhost:*']);
   });
 
   it('denies by default and allows scripts from the app itself only', () => {
