@@ -1,16 +1,5 @@
-import { describeAgentConversation, toolNames } from './agent-conversation';
+import { describeAgentConversation } from './agent-conversation';
+import { OPENCODE } from './opencode-dialect';
 
-const tool = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
-
-// opencode (`opencode acp`, its baseline Linux binary) against a scripted OpenAI-compatible chat API.
-await describeAgentConversation({
-  kind: 'opencode',
-  llmModel: 'openai/gpt-4o',
-  api: 'openai',
-  bash: (command) => tool('bash', { command, description: command }),
-  read: (path) => tool('read', { filePath: path }),
-  edit: (path, oldText, newText) => tool('edit', { filePath: path, oldString: oldText, newString: newText }),
-  isTurn: (request) => toolNames(request).includes('bash'),
-  rejectionEndsTurn: true,
-  process: 'opencode ac[p]',
-});
+// opencode against a scripted OpenAI-compatible chat API.
+await describeAgentConversation(OPENCODE);
