@@ -8,6 +8,8 @@ if (process.platform !== 'linux')
 
 type Json = Record<string, unknown>;
 
+if (process.platform !== 'linux')
+  console.warn('Skipping the agent a conversation runs: the process sandbox it runs on is Linux only');
 describe.skipIf(process.platform !== 'linux')('the agent a conversation runs', () => {
   let service: TestService;
   let llm: ScriptedLlm;

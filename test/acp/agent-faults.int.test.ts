@@ -13,6 +13,8 @@ const errors = (list: V0Event[]) => list.filter((e) => e.observation === 'error'
 
 // An agent that crashes, hangs at start or writes what is not JSON-RPC ends the turn with a clear error
 // event; the conversation stays RUNNING and the next message starts the agent again.
+if (process.platform !== 'linux')
+  console.warn('Skipping an ACP agent that fails: the process sandbox it runs on is Linux only');
 describe.skipIf(process.platform !== 'linux')('an ACP agent that fails', () => {
   let llm: ScriptedLlm;
   let service: TestService;

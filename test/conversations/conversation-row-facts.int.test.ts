@@ -21,6 +21,10 @@ interface Row {
   changed_files: number | null;
 }
 
+if (!linux)
+  console.warn(
+    'Skipping what a conversation row shows: its one state and its changed-file count: the process sandbox it runs on is Linux only',
+  );
 describe.skipIf(!linux)('what a conversation row shows: its one state and its changed-file count', () => {
   let llm: ScriptedLlm;
   let service: TestService;
